@@ -1,0 +1,171 @@
+//! Solver strategies behind one interface.
+//!
+//! Every strategy implements [`Solver`]: it counts the solutions of a puzzle up to a limit,
+//! keeps the first one found, counts its guesses and hands every solution it finds to a
+//! callback. [`Strategy`] names the strategies and builds a solver for each; the pipeline holds
+//! one solver per worker thread and reuses it for every puzzle, so a solver keeps whatever
+//! scratch memory it needs between calls and allocates nothing per puzzle.
+//!
+//! All strategies must agree on the number of solutions (up to the limit) of every puzzle,
+//! including puzzles whose clues conflict (zero solutions), and on the solution of every puzzle
+//! that has exactly one.
+
+mod singles;
+
+pub use singles::SinglesSolver;
+
+use crate::grid::Grid;
+
+/// How far one search may go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop after this many solutions (at least 1). `2` proves uniqueness.
+    pub solutions: u64,
+    /// Stop after this many guesses and report the search as aborted. `None` means no budget.
+    pub guesses: Option<u64>,
+}
+
+impl Limits {
+    /// Count up to `solutions`, with no guess budget.
+    pub fn count_to(solutions: u64) -> Limits {
+        Limits {
+            solutions: solutions.max(1),
+            guesses: None,
+        }
+    }
+}
+
+impl Default for Limits {
+    /// Count to 2 (prove uniqueness), no guess budget.
+    fn default() -> Self {
+        Limits::count_to(2)
+    }
+}
+
+/// What one search found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Outcome {
+    /// Solutions found, at most [`Limits::solutions`].
+    pub solutions: u64,
+    /// The first solution found.
+    pub solution: Option<Grid>,
+    /// Guesses made: digits tried in a cell where that digit was not forced. What counts as
+    /// forced depends on the strategy's propagation; see each strategy's documentation.
+    pub guesses: u64,
+    /// True when the guess budget ran out before the search finished; `solutions` then counts
+    /// only those found so far.
+    pub aborted: bool,
+}
+
+/// A Sudoku solver: one instance per thread, reused for many puzzles.
+pub trait Solver: Send {
+    /// Searches `puzzle` within `limits`, calling `on_solution` with each solution found, in the
+    /// order found. Puzzles whose clues conflict have no solution.
+    fn solve_with(
+        &mut self,
+        puzzle: &Grid,
+        limits: Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome;
+
+    /// Searches `puzzle` within `limits`.
+    fn solve(&mut self, puzzle: &Grid, limits: Limits) -> Outcome {
+        self.solve_with(puzzle, limits, &mut |_| {})
+    }
+}
+
+/// The selectable solver strategies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+pub enum Strategy {
+    /// Bitmask candidates, naked and hidden singles, branching on the cell with the fewest
+    /// candidates, copy-on-branch recursion.
+    #[default]
+    Singles,
+}
+
+impl Strategy {
+    /// Every strategy, in the order they are listed to users.
+    pub const ALL: &'static [Strategy] = &[Strategy::Singles];
+
+    /// Builds a new solver of this strategy.
+    pub fn solver(self) -> Box<dyn Solver> {
+        match self {
+            Strategy::Singles => Box::new(SinglesSolver::new()),
+        }
+    }
+
+    /// The name users type with `--solver`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Singles => "singles",
+        }
+    }
+}
+
+impl std::fmt::Display for Strategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    //! Checks every strategy must pass; each strategy's module runs them on itself.
+    use super::*;
+
+    pub const SOURCE_PUZZLES: [&str; 3] = [
+        "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..",
+        "...728....9..516......6..823..8.27.4174.3..2.28.5...3..1.3..2....7.46..5..61...49",
+        ".6.593...9.1...5...3.4...9.1.8.2...44..3.9..12...1.6.9.8...6.2...4...8.7...785.1.",
+    ];
+    pub const PUBLISHED_SOLUTION_3: &str =
+        "762593148941278536835461792198627354476359281253814679387146925514932867629785413";
+
+    /// The shared checks: source puzzles unique, empty grid multiple, conflicts unsolvable,
+    /// a solved grid unique, limits honoured, every reported solution valid.
+    pub fn check_strategy(strategy: Strategy) {
+        let mut s = strategy.solver();
+        for p in SOURCE_PUZZLES {
+            let g: Grid = p.parse().unwrap();
+            let out = s.solve(&g, Limits::count_to(2));
+            assert_eq!(out.solutions, 1, "{strategy}: {p}");
+            assert!(out.solution.unwrap().solves(&g), "{strategy}: {p}");
+            assert!(!out.aborted);
+        }
+        let g: Grid = SOURCE_PUZZLES[2].parse().unwrap();
+        let out = s.solve(&g, Limits::count_to(1));
+        assert_eq!(out.solution.unwrap().to_string(), PUBLISHED_SOLUTION_3);
+
+        let solved: Grid = PUBLISHED_SOLUTION_3.parse().unwrap();
+        let out = s.solve(&solved, Limits::count_to(2));
+        assert_eq!((out.solutions, out.guesses), (1, 0), "{strategy}: solved grid");
+        assert_eq!(out.solution, Some(solved));
+
+        let out = s.solve(&Grid::EMPTY, Limits::count_to(2));
+        assert_eq!(out.solutions, 2, "{strategy}: empty grid");
+        let mut seen = Vec::new();
+        let out = s.solve_with(&Grid::EMPTY, Limits::count_to(5), &mut |g| seen.push(*g));
+        assert_eq!(out.solutions, 5);
+        assert_eq!(seen.len(), 5);
+        for g in &seen {
+            assert!(g.solves(&Grid::EMPTY));
+        }
+        assert_eq!(out.solution, Some(seen[0]));
+        seen.sort_by_key(|g| *g.cells());
+        seen.dedup();
+        assert_eq!(seen.len(), 5, "{strategy}: solutions are distinct");
+
+        // Two 5s in row 1: no solution, whatever the limit.
+        let mut conflict: Grid = SOURCE_PUZZLES[0].parse().unwrap();
+        conflict.set(0, 9);
+        assert_eq!(s.solve(&conflict, Limits::count_to(2)).solutions, 0);
+        // Clues that do not conflict directly but admit no solution: r9c1 of the third source
+        // puzzle may hold 3 or 6 as far as its units say, and its unique solution has 6 there.
+        let mut dead: Grid = SOURCE_PUZZLES[2].parse().unwrap();
+        dead.set(72, 3);
+        assert_eq!(dead.conflict(), None);
+        let out = s.solve(&dead, Limits::count_to(2));
+        assert_eq!(out.solutions, 0, "{strategy}: dead puzzle");
+        assert_eq!(out.solution, None);
+    }
+}
