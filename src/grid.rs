@@ -373,7 +373,9 @@ mod tests {
         let e = "".parse::<Grid>().unwrap_err();
         assert_eq!(e.to_string(), "0 cells, expected 81");
         // A delimiter ends the cells early: the count is what came before it.
-        let e = format!("{} {}", &P1[..40], &P1[40..]).parse::<Grid>().unwrap_err();
+        let e = format!("{} {}", &P1[..40], &P1[40..])
+            .parse::<Grid>()
+            .unwrap_err();
         assert_eq!(e.to_string(), "40 cells, expected 81");
     }
 
@@ -422,7 +424,10 @@ mod tests {
         let mut g = Grid::EMPTY;
         g.set(4, 7);
         g.set(4 + 9 * 6, 7);
-        assert_eq!(g.conflict().unwrap().to_string(), "digit 7 twice in column 5");
+        assert_eq!(
+            g.conflict().unwrap().to_string(),
+            "digit 7 twice in column 5"
+        );
         let mut g = Grid::EMPTY;
         g.set(80, 2);
         g.set(60, 2);

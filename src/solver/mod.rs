@@ -138,7 +138,11 @@ pub(crate) mod tests {
 
         let solved: Grid = PUBLISHED_SOLUTION_3.parse().unwrap();
         let out = s.solve(&solved, Limits::count_to(2));
-        assert_eq!((out.solutions, out.guesses), (1, 0), "{strategy}: solved grid");
+        assert_eq!(
+            (out.solutions, out.guesses),
+            (1, 0),
+            "{strategy}: solved grid"
+        );
         assert_eq!(out.solution, Some(solved));
 
         let out = s.solve(&Grid::EMPTY, Limits::count_to(2));
