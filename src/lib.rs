@@ -20,8 +20,12 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod cli;
+pub mod cmd;
 pub mod generate;
 pub mod grid;
+pub mod pipeline;
+pub mod progress;
 pub mod solver;
 
 pub use grid::{Grid, ParseError};

@@ -1,0 +1,56 @@
+//! The subcommands: each turns parsed arguments into a library call and an exit code.
+
+mod generate;
+mod solve;
+
+use std::process::ExitCode;
+
+use crate::cli::{Cli, Command};
+use crate::pipeline::RunError;
+
+/// How a command ended, as the exit codes documented in `--help`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Every record was a puzzle (or, for `validate`, passed).
+    Ok = 0,
+    /// Some records were invalid (or failed validation).
+    Failed = 1,
+    /// Usage or I/O error.
+    Error = 2,
+    /// Interrupted by a signal.
+    Interrupted = 130,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> ExitCode {
+        ExitCode::from(e as u8)
+    }
+}
+
+/// Runs the command `cli` asks for and returns the process exit code. Errors are printed once on
+/// stderr as `sudoku-batch: error: ...`; a closed stdout ends the run quietly.
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Generate(args) => generate::run(args),
+    };
+    match result {
+        Ok(exit) => exit.into(),
+        Err(e) if e.is_broken_pipe() => Exit::Ok.into(),
+        Err(e) => {
+            eprintln!("sudoku-batch: error: {e}");
+            Exit::Error.into()
+        }
+    }
+}
+
+/// Prints the end-of-run summary on stderr.
+fn print_summary(summary: &crate::pipeline::Summary) {
+    let mut err = std::io::stderr().lock();
+    let _ = crate::progress::write_summary(&mut err, summary);
+}
+
+/// Maps a broken pipe anywhere in an I/O error chain to the quiet exit.
+fn write_error(path: String, source: std::io::Error) -> RunError {
+    RunError::Write { path, source }
+}

@@ -1,0 +1,42 @@
+//! `sudoku-batch solve`: the streaming pipeline with CSV results.
+
+use super::{Exit, print_summary};
+use crate::cli::SolveArgs;
+use crate::pipeline::read::{Column, ReadOptions, Source};
+use crate::pipeline::solve::{SolveOptions, Status};
+use crate::pipeline::{self, Config, Output, RunError};
+
+/// Runs `solve`.
+pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
+    let config = Config {
+        read: ReadOptions {
+            format: args.input.format,
+            column: args.input.column.clone().unwrap_or(Column::Auto),
+            header: args.input.header,
+        },
+        solve: SolveOptions {
+            strategy: args.solver.solver,
+            limits: args.solver.limits(),
+            keep_solutions: args.emit_solutions.is_some(),
+        },
+        threads: args.solver.threads,
+        batch_size: args.batch_size,
+        progress: args.output.progress(),
+        emit_solutions: args.emit_solutions.clone(),
+        ..Config::new(
+            Source::from_arg(args.input.input.as_deref()),
+            Output::from_arg(args.output.output.as_deref()),
+        )
+    };
+    let summary = pipeline::run(&config)?;
+    if args.output.summary() {
+        print_summary(&summary);
+    }
+    Ok(if summary.interrupted {
+        Exit::Interrupted
+    } else if summary.count(Status::Invalid) > 0 {
+        Exit::Failed
+    } else {
+        Exit::Ok
+    })
+}

@@ -1,0 +1,313 @@
+//! The streaming pipeline, read -> solve -> write, wired together.
+//!
+//! Three stages overlap: a reader thread parses records into batches and hands them over a
+//! bounded channel; the calling thread solves each batch on a rayon pool (input order kept);
+//! a writer thread writes the rows, flushes at every batch boundary, updates the progress bar
+//! and tallies the [`Summary`]. Bounded channels keep at most a few batches in memory, so memory
+//! does not grow with the corpus.
+
+pub mod read;
+pub mod solve;
+pub mod write;
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::sync_channel;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::progress::Progress;
+use read::{ReadError, ReadOptions, Reader, Record, Source};
+use solve::{Row, SolveOptions, Status, solve_batch};
+use write::{COLUMNS, RowWriter, SOLUTION_COLUMNS};
+
+/// Where results go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    /// Standard output.
+    Stdout,
+    /// A file, created or truncated.
+    Path(PathBuf),
+}
+
+impl Output {
+    /// `-` or nothing is stdout, anything else a path.
+    pub fn from_arg(arg: Option<&std::path::Path>) -> Output {
+        match arg {
+            None => Output::Stdout,
+            Some(p) if p.as_os_str() == "-" => Output::Stdout,
+            Some(p) => Output::Path(p.to_path_buf()),
+        }
+    }
+
+    /// The name shown in messages.
+    pub fn display_name(&self) -> String {
+        match self {
+            Output::Stdout => "<stdout>".to_string(),
+            Output::Path(p) => p.display().to_string(),
+        }
+    }
+
+    /// Opens the output for writing, buffered.
+    pub fn open(&self) -> Result<Box<dyn Write + Send>, RunError> {
+        Ok(match self {
+            Output::Stdout => Box::new(BufWriter::with_capacity(256 * 1024, io::stdout())),
+            Output::Path(p) => Box::new(BufWriter::with_capacity(
+                256 * 1024,
+                File::create(p).map_err(|e| RunError::Write {
+                    path: self.display_name(),
+                    source: e,
+                })?,
+            )),
+        })
+    }
+}
+
+/// Everything a run needs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The input.
+    pub source: Source,
+    /// How to read it.
+    pub read: ReadOptions,
+    /// Where results go.
+    pub output: Output,
+    /// How to solve.
+    pub solve: SolveOptions,
+    /// Worker threads for solving; 0 means one per core.
+    pub threads: usize,
+    /// Records per batch.
+    pub batch_size: usize,
+    /// Show a progress bar on stderr (only drawn when stderr is a terminal).
+    pub progress: bool,
+    /// Also write every solution found to this file as `line,index,solution`.
+    pub emit_solutions: Option<PathBuf>,
+    /// Set to stop reading at the next batch boundary (Ctrl-C).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Config {
+    /// A configuration with the defaults for everything but input and output.
+    pub fn new(source: Source, output: Output) -> Config {
+        Config {
+            source,
+            read: ReadOptions::default(),
+            output,
+            solve: SolveOptions::default(),
+            threads: 0,
+            batch_size: 4096,
+            progress: false,
+            emit_solutions: None,
+            stop: None,
+        }
+    }
+}
+
+/// Counts at the end of a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Summary {
+    /// Records written.
+    pub records: u64,
+    /// Rows per status, indexed as [`Status::ALL`].
+    pub by_status: [u64; 6],
+    /// Guesses over all puzzles.
+    pub guesses: u64,
+    /// Puzzles (valid records) solved or settled without a guess.
+    pub no_guess: u64,
+    /// Wall time of the whole run.
+    pub wall: Duration,
+    /// True when the run was stopped before the end of the input.
+    pub interrupted: bool,
+}
+
+impl Summary {
+    /// Rows with `status`.
+    pub fn count(&self, status: Status) -> u64 {
+        let i = Status::ALL.iter().position(|&s| s == status).unwrap_or(0);
+        self.by_status[i]
+    }
+
+    /// Records that are puzzles (not invalid).
+    pub fn puzzles(&self) -> u64 {
+        self.records - self.count(Status::Invalid)
+    }
+
+    /// Adds one row to the tally.
+    pub fn add(&mut self, row: &Row) {
+        self.records += 1;
+        let i = Status::ALL
+            .iter()
+            .position(|&s| s == row.status)
+            .unwrap_or(0);
+        self.by_status[i] += 1;
+        if row.status != Status::Invalid {
+            self.guesses += row.outcome.guesses;
+            self.no_guess += u64::from(row.outcome.guesses == 0);
+        }
+    }
+}
+
+/// An error that stops a run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The input could not be read or does not fit the options.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// An output could not be written.
+    #[error("{path}: {source}")]
+    Write {
+        /// The output's name.
+        path: String,
+        /// The OS error.
+        source: io::Error,
+    },
+    /// The thread pool could not be built.
+    #[error("cannot start worker threads: {0}")]
+    Threads(String),
+}
+
+impl RunError {
+    /// True when the output is a pipe whose reader has gone (`| head`): not worth a message.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, RunError::Write { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+/// Builds the rayon pool for `threads` workers (0: one per core).
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("solver-{i}"))
+        .build()
+        .map_err(|e| RunError::Threads(e.to_string()))
+}
+
+/// Runs the whole pipeline: reads every record, solves it, writes its row.
+pub fn run(config: &Config) -> Result<Summary, RunError> {
+    run_with(config, &COLUMNS, |w, row| w.write_row(row))
+}
+
+/// Runs the pipeline with a custom row writer (used by `validate`, which filters rows and adds
+/// a column). `write` is called once per row, in input order, and may write nothing.
+pub fn run_with<F>(config: &Config, header: &[&str], write: F) -> Result<Summary, RunError>
+where
+    F: FnMut(&mut RowWriter<Box<dyn Write + Send>>, &Row) -> io::Result<()> + Send,
+{
+    let started = Instant::now();
+    let pool = thread_pool(config.threads)?;
+    let mut reader = Reader::open(&config.source, &config.read)?;
+    let out_name = config.output.display_name();
+    let mut writer =
+        RowWriter::new(config.output.open()?, header).map_err(|e| RunError::Write {
+            path: out_name.clone(),
+            source: e,
+        })?;
+    let mut solutions = match &config.emit_solutions {
+        Some(p) => {
+            let name = p.display().to_string();
+            let file = File::create(p).map_err(|e| RunError::Write {
+                path: name.clone(),
+                source: e,
+            })?;
+            let w: Box<dyn Write + Send> = Box::new(BufWriter::new(file));
+            Some((
+                name.clone(),
+                RowWriter::new(w, &SOLUTION_COLUMNS).map_err(|e| RunError::Write {
+                    path: name,
+                    source: e,
+                })?,
+            ))
+        }
+        None => None,
+    };
+    let progress = Progress::new(
+        config.progress,
+        reader.size(),
+        reader.progress_counter(),
+        started,
+    );
+
+    let batch_size = config.batch_size.max(1);
+    let (batch_tx, batch_rx) = sync_channel::<Vec<Record>>(2);
+    let (row_tx, row_rx) = sync_channel::<Vec<Row>>(2);
+    let stop = config.stop.clone();
+
+    let reader_thread = thread::Builder::new()
+        .name("reader".into())
+        .spawn(move || -> Result<bool, ReadError> {
+            loop {
+                if stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    return Ok(true);
+                }
+                let mut batch = Vec::with_capacity(batch_size);
+                if !reader.read_batch(&mut batch, batch_size)? {
+                    return Ok(false);
+                }
+                if batch_tx.send(batch).is_err() {
+                    return Ok(false); // the solver stopped: the writer failed
+                }
+            }
+        })
+        .map_err(|e| RunError::Threads(e.to_string()))?;
+
+    let mut write = write;
+    let written = thread::scope(|scope| {
+        let writer_thread = scope.spawn(move || -> Result<Summary, RunError> {
+            let mut summary = Summary::default();
+            for rows in row_rx {
+                for row in &rows {
+                    write(&mut writer, row).map_err(|e| RunError::Write {
+                        path: out_name.clone(),
+                        source: e,
+                    })?;
+                    if let Some((name, w)) = &mut solutions {
+                        w.write_solutions(row).map_err(|e| RunError::Write {
+                            path: name.clone(),
+                            source: e,
+                        })?;
+                    }
+                    summary.add(row);
+                }
+                writer.flush().map_err(|e| RunError::Write {
+                    path: out_name.clone(),
+                    source: e,
+                })?;
+                if let Some((name, w)) = &mut solutions {
+                    w.flush().map_err(|e| RunError::Write {
+                        path: name.clone(),
+                        source: e,
+                    })?;
+                }
+                progress.update(summary.records);
+            }
+            progress.finish();
+            Ok(summary)
+        });
+        for batch in batch_rx {
+            let mut rows = Vec::with_capacity(batch.len());
+            pool.install(|| solve_batch(batch, &config.solve, &mut rows));
+            if row_tx.send(rows).is_err() {
+                break; // the writer failed; its error is reported below
+            }
+        }
+        drop(row_tx);
+        writer_thread
+            .join()
+            .unwrap_or_else(|_| Err(RunError::Threads("the writer thread panicked".into())))
+    });
+    // On a write error, return at once: the reader may be blocked on an input that never
+    // ends (a terminal), so it is not waited for.
+    let mut summary = written?;
+    let interrupted = reader_thread.join().unwrap_or_else(|_| {
+        Err(ReadError::Io {
+            path: config.source.display_name(),
+            source: io::Error::other("the reader thread panicked"),
+        })
+    })?;
+    summary.interrupted = interrupted;
+    summary.wall = started.elapsed();
+    Ok(summary)
+}

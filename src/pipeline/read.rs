@@ -1,0 +1,879 @@
+//! The read stage: opening an input (file, stdin, gzip) and turning it into a stream of
+//! [`Record`]s, one per puzzle record, each with its line number.
+//!
+//! Formats: text (one puzzle per line), CSV (one column holds the puzzle) and grid blocks (nine
+//! rows of nine cells). A record that is not a puzzle becomes [`RecordInput::Invalid`] with the
+//! reason, never an error: only I/O failures stop reading. No record is buffered beyond
+//! [`MAX_RECORD_BYTES`], so memory stays flat whatever the input holds.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::grid::{Grid, ParseError};
+
+/// The longest record kept in memory, in bytes. A longer line becomes one `invalid` record
+/// and the rest of it is skipped without being stored.
+pub const MAX_RECORD_BYTES: usize = 64 * 1024;
+
+/// How much of an invalid record's text is kept for the `puzzle` column.
+const MAX_SHOWN_BYTES: usize = 256;
+
+/// One record of the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// 1-based line number where the record starts.
+    pub line: u64,
+    /// The puzzle, or why the record is not one.
+    pub input: RecordInput,
+}
+
+/// What a record holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordInput {
+    /// A well-formed puzzle (its clues may still conflict).
+    Puzzle(Grid),
+    /// Not a puzzle.
+    Invalid {
+        /// The record text as read (cut to a few hundred bytes, invalid UTF-8 replaced).
+        text: String,
+        /// Why it is not a puzzle.
+        reason: String,
+    },
+}
+
+/// The input formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    /// CSV when the file name ends in `.csv` (or `.csv.gz`), text otherwise.
+    #[default]
+    Auto,
+    /// One puzzle per line: 81 cells, then optionally a delimiter and a comment.
+    Text,
+    /// CSV with the puzzle in one column.
+    Csv,
+    /// Blocks of nine rows of nine cells.
+    Grid,
+}
+
+/// Whether a CSV input starts with a header row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Header {
+    /// A header when no field of the first row is a puzzle.
+    #[default]
+    Auto,
+    /// The first row is a header.
+    Yes,
+    /// There is no header.
+    No,
+}
+
+/// Which CSV column holds the puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Column {
+    /// The first column with one of the usual names (`puzzle`, `quizzes`, ...), else column 0.
+    Auto,
+    /// A 0-based column index.
+    Index(usize),
+    /// A column named in the header (case-insensitive).
+    Name(String),
+}
+
+impl std::str::FromStr for Column {
+    type Err = std::convert::Infallible;
+
+    /// A number is an index, anything else a name.
+    fn from_str(s: &str) -> Result<Column, Self::Err> {
+        Ok(match s.parse() {
+            Ok(i) => Column::Index(i),
+            Err(_) => Column::Name(s.to_string()),
+        })
+    }
+}
+
+/// Column names taken to hold puzzles when no `--column` is given, in order of preference.
+pub const PUZZLE_COLUMN_NAMES: [&str; 7] = [
+    "puzzle", "puzzles", "quizzes", "quiz", "sudoku", "grid", "board",
+];
+
+/// Where records come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input.
+    Stdin,
+    /// A file.
+    Path(PathBuf),
+}
+
+impl Source {
+    /// `-` is stdin, anything else a path.
+    pub fn from_arg(arg: Option<&Path>) -> Source {
+        match arg {
+            None => Source::Stdin,
+            Some(p) if p.as_os_str() == "-" => Source::Stdin,
+            Some(p) => Source::Path(p.to_path_buf()),
+        }
+    }
+
+    /// The name shown in messages.
+    pub fn display_name(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_string(),
+            Source::Path(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// Reading options.
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    /// The input format.
+    pub format: Format,
+    /// The puzzle column (CSV).
+    pub column: Column,
+    /// Header handling (CSV).
+    pub header: Header,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            format: Format::Auto,
+            column: Column::Auto,
+            header: Header::Auto,
+        }
+    }
+}
+
+/// An error that stops reading: the input cannot be opened or read, or the options do not fit
+/// it. Bad records are not errors.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The input could not be opened or read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The input's name.
+        path: String,
+        /// The OS error.
+        source: io::Error,
+    },
+    /// The options do not fit the input (e.g. a column name that is not in the header).
+    #[error("{path}: {message}")]
+    Usage {
+        /// The input's name.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// An opened input: a stream of records plus what is known of its size.
+pub struct Reader {
+    records: Box<dyn RecordSource>,
+    name: String,
+    /// Bytes read from the underlying file so far (compressed bytes for gzip).
+    progress: Arc<AtomicU64>,
+    /// The file size in bytes, when known.
+    size: Option<u64>,
+}
+
+impl std::fmt::Debug for Reader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reader")
+            .field("name", &self.name)
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Something that yields records one at a time.
+trait RecordSource: Send {
+    fn next_record(&mut self) -> io::Result<Option<Record>>;
+}
+
+/// Counts the bytes that pass through, for the progress bar.
+struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+const BUF_SIZE: usize = 256 * 1024;
+
+impl Reader {
+    /// Opens `source` with `options`. Fails when the input cannot be opened, or when the options
+    /// do not fit it (a CSV column name not in the header).
+    pub fn open(source: &Source, options: &ReadOptions) -> Result<Reader, ReadError> {
+        let name = source.display_name();
+        let io_err = |e| ReadError::Io {
+            path: name.clone(),
+            source: e,
+        };
+        let progress = Arc::new(AtomicU64::new(0));
+        let (raw, size): (Box<dyn Read + Send>, Option<u64>) = match source {
+            Source::Stdin => (Box::new(io::stdin()), None),
+            Source::Path(p) => {
+                let file = File::open(p).map_err(io_err)?;
+                let meta = file.metadata().map_err(io_err)?;
+                if meta.is_dir() {
+                    return Err(io_err(io::Error::new(
+                        io::ErrorKind::IsADirectory,
+                        "is a directory",
+                    )));
+                }
+                (Box::new(file), Some(meta.len()).filter(|&n| n > 0))
+            }
+        };
+        let counting = Counting {
+            inner: raw,
+            count: progress.clone(),
+        };
+        let mut buffered = BufReader::with_capacity(BUF_SIZE, counting);
+        let is_gzip = buffered
+            .fill_buf()
+            .map_err(io_err)?
+            .starts_with(&[0x1f, 0x8b]);
+        let input: Box<dyn BufRead + Send> = if is_gzip {
+            Box::new(BufReader::with_capacity(
+                BUF_SIZE,
+                flate2::bufread::MultiGzDecoder::new(buffered),
+            ))
+        } else {
+            Box::new(buffered)
+        };
+        let format = match options.format {
+            Format::Auto => guess_format(source),
+            f => f,
+        };
+        let records: Box<dyn RecordSource> = match format {
+            Format::Text | Format::Auto => Box::new(TextRecords::new(input)),
+            Format::Csv => Box::new(
+                CsvRecords::new(input, &options.column, options.header).map_err(|e| match e {
+                    CsvOpenError::Io(e) => io_err(e),
+                    CsvOpenError::Usage(message) => ReadError::Usage {
+                        path: name.clone(),
+                        message,
+                    },
+                })?,
+            ),
+            Format::Grid => Box::new(GridRecords::new(input)),
+        };
+        Ok(Reader {
+            records,
+            name,
+            progress,
+            size,
+        })
+    }
+
+    /// Reads up to `max` records into `batch` (cleared first). Returns false at the end of the
+    /// input, when nothing was read.
+    pub fn read_batch(&mut self, batch: &mut Vec<Record>, max: usize) -> Result<bool, ReadError> {
+        batch.clear();
+        while batch.len() < max {
+            match self.records.next_record() {
+                Ok(Some(r)) => batch.push(r),
+                Ok(None) => break,
+                Err(e) => {
+                    return Err(ReadError::Io {
+                        path: self.name.clone(),
+                        source: e,
+                    });
+                }
+            }
+        }
+        Ok(!batch.is_empty())
+    }
+
+    /// Reads the next record.
+    pub fn next_record(&mut self) -> Result<Option<Record>, ReadError> {
+        self.records.next_record().map_err(|e| ReadError::Io {
+            path: self.name.clone(),
+            source: e,
+        })
+    }
+
+    /// The input's name, for messages.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The input's size in bytes, when it is a file.
+    pub fn size(&self) -> Option<u64> {
+        self.size
+    }
+
+    /// A counter of the bytes read from the file so far.
+    pub fn progress_counter(&self) -> Arc<AtomicU64> {
+        self.progress.clone()
+    }
+}
+
+impl Iterator for Reader {
+    type Item = Result<Record, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_record().transpose()
+    }
+}
+
+fn guess_format(source: &Source) -> Format {
+    let Source::Path(p) = source else {
+        return Format::Text;
+    };
+    let name = p.to_string_lossy().to_ascii_lowercase();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    if name.ends_with(".csv") {
+        Format::Csv
+    } else {
+        Format::Text
+    }
+}
+
+fn shown_text(bytes: &[u8]) -> String {
+    if bytes.len() <= MAX_SHOWN_BYTES {
+        String::from_utf8_lossy(bytes).into_owned()
+    } else {
+        format!("{}...", String::from_utf8_lossy(&bytes[..MAX_SHOWN_BYTES]))
+    }
+}
+
+fn invalid(line: u64, bytes: &[u8], reason: impl ToString) -> Record {
+    Record {
+        line,
+        input: RecordInput::Invalid {
+            text: shown_text(bytes),
+            reason: reason.to_string(),
+        },
+    }
+}
+
+fn too_long(line: u64, bytes: &[u8], total: u64) -> Record {
+    invalid(
+        line,
+        bytes,
+        format!("record of {total} bytes is longer than the limit of {MAX_RECORD_BYTES} bytes"),
+    )
+}
+
+/// Splits a byte stream into lines ended by `\n`, `\r\n` or a lone `\r`, keeping at most
+/// [`MAX_RECORD_BYTES`] of each line and counting the rest.
+struct Lines<R> {
+    inner: R,
+    line: u64,
+    after_cr: bool,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(inner: R) -> Self {
+        Lines {
+            inner,
+            line: 0,
+            after_cr: false,
+        }
+    }
+
+    /// The next line into `buf`: its line number and full length, or `None` at the end.
+    fn next_line(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<(u64, u64)>> {
+        buf.clear();
+        let mut total = 0u64;
+        let mut any = false;
+        loop {
+            let avail = match self.inner.fill_buf() {
+                Ok(a) => a,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                if !any {
+                    return Ok(None);
+                }
+                break;
+            }
+            if self.after_cr {
+                self.after_cr = false;
+                if avail[0] == b'\n' {
+                    self.inner.consume(1);
+                    continue;
+                }
+            }
+            any = true;
+            let (take, end) = match memchr::memchr2(b'\n', b'\r', avail) {
+                Some(i) => {
+                    self.after_cr = avail[i] == b'\r';
+                    (i, Some(i + 1))
+                }
+                None => (avail.len(), None),
+            };
+            let room = MAX_RECORD_BYTES.saturating_sub(buf.len());
+            buf.extend_from_slice(&avail[..take.min(room)]);
+            total += take as u64;
+            self.inner.consume(end.unwrap_or(take));
+            if end.is_some() {
+                break;
+            }
+        }
+        self.line += 1;
+        Ok(Some((self.line, total)))
+    }
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+fn trim_ascii_ws(b: &[u8]) -> &[u8] {
+    b.trim_ascii()
+}
+
+/// Text records: one puzzle per line.
+struct TextRecords<R> {
+    lines: Lines<R>,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> TextRecords<R> {
+    fn new(inner: R) -> Self {
+        TextRecords {
+            lines: Lines::new(inner),
+            buf: Vec::with_capacity(256),
+        }
+    }
+}
+
+impl<R: BufRead + Send> RecordSource for TextRecords<R> {
+    fn next_record(&mut self) -> io::Result<Option<Record>> {
+        while let Some((line, total)) = self.lines.next_line(&mut self.buf)? {
+            let mut bytes = &self.buf[..];
+            if line == 1 {
+                bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+            }
+            let trimmed = trim_ascii_ws(bytes);
+            if trimmed.is_empty() || trimmed[0] == b'#' {
+                continue;
+            }
+            if total > MAX_RECORD_BYTES as u64 {
+                return Ok(Some(too_long(line, bytes, total)));
+            }
+            return Ok(Some(match Grid::parse_bytes(bytes) {
+                Ok(g) => Record {
+                    line,
+                    input: RecordInput::Puzzle(g),
+                },
+                Err(e) => invalid(line, bytes, e),
+            }));
+        }
+        Ok(None)
+    }
+}
+
+enum CsvOpenError {
+    Io(io::Error),
+    Usage(String),
+}
+
+/// CSV records: the puzzle is one column of each row.
+struct CsvRecords<R> {
+    reader: csv::Reader<R>,
+    column: usize,
+    record: csv::ByteRecord,
+    /// The first row, when it turned out not to be a header.
+    pending: Option<csv::ByteRecord>,
+}
+
+fn csv_io(e: csv::Error) -> io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => e,
+        other => io::Error::new(io::ErrorKind::InvalidData, format!("{other:?}")),
+    }
+}
+
+impl<R: BufRead> CsvRecords<R> {
+    fn new(input: R, column: &Column, header: Header) -> Result<Self, CsvOpenError> {
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .buffer_capacity(BUF_SIZE)
+            .from_reader(input);
+        let mut first = csv::ByteRecord::new();
+        let has_first = reader
+            .read_byte_record(&mut first)
+            .map_err(|e| CsvOpenError::Io(csv_io(e)))?;
+        if let Some(rest) = first.get(0).and_then(|f| f.strip_prefix(BOM)) {
+            let mut fixed = csv::ByteRecord::new();
+            fixed.push_field(rest);
+            for field in first.iter().skip(1) {
+                fixed.push_field(field);
+            }
+            fixed.set_position(first.position().cloned());
+            first = fixed;
+        }
+        let is_header = has_first
+            && match header {
+                Header::Yes => true,
+                Header::No => false,
+                Header::Auto => {
+                    matches!(column, Column::Name(_))
+                        || !first.iter().any(|f| Grid::parse_bytes(f).is_ok())
+                }
+            };
+        let names: Vec<String> = if is_header {
+            first
+                .iter()
+                .map(|f| String::from_utf8_lossy(f).trim().to_ascii_lowercase())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let column = match column {
+            Column::Index(i) => *i,
+            Column::Auto => PUZZLE_COLUMN_NAMES
+                .iter()
+                .find_map(|want| names.iter().position(|n| n == want))
+                .unwrap_or(0),
+            Column::Name(want) => {
+                let want_lc = want.trim().to_ascii_lowercase();
+                match names.iter().position(|n| *n == want_lc) {
+                    Some(i) => i,
+                    None if !is_header => {
+                        return Err(CsvOpenError::Usage(format!(
+                            "column {want:?} not found: the input has no header row"
+                        )));
+                    }
+                    None => {
+                        return Err(CsvOpenError::Usage(format!(
+                            "column {want:?} not found; the header has: {}",
+                            names.join(", ")
+                        )));
+                    }
+                }
+            }
+        };
+        Ok(CsvRecords {
+            reader,
+            column,
+            record: csv::ByteRecord::new(),
+            pending: (has_first && !is_header).then_some(first),
+        })
+    }
+}
+
+impl<R: BufRead + Send> RecordSource for CsvRecords<R> {
+    fn next_record(&mut self) -> io::Result<Option<Record>> {
+        if let Some(first) = self.pending.take() {
+            self.record = first;
+        } else if !self
+            .reader
+            .read_byte_record(&mut self.record)
+            .map_err(csv_io)?
+        {
+            return Ok(None);
+        }
+        let line = self.record.position().map_or(0, |p| p.line());
+        Ok(Some(match self.record.get(self.column) {
+            None => {
+                let joined = self.record.iter().collect::<Vec<_>>().join(&b","[..]);
+                invalid(
+                    line,
+                    &joined,
+                    format!(
+                        "no column {} (the row has {} fields)",
+                        self.column + 1,
+                        self.record.len()
+                    ),
+                )
+            }
+            Some(field) if field.len() > MAX_RECORD_BYTES => {
+                too_long(line, field, field.len() as u64)
+            }
+            Some(field) => match Grid::parse_bytes(trim_ascii_ws(field)) {
+                Ok(g) => Record {
+                    line,
+                    input: RecordInput::Puzzle(g),
+                },
+                Err(e) => invalid(line, field, e),
+            },
+        }))
+    }
+}
+
+/// Grid blocks: nine rows of nine cells, as the source material writes its arrays. A block
+/// ends after its ninth row or at a blank line; lines of only rules, braces or brackets are
+/// skipped, so C- or JSON-style arrays read as they are written.
+struct GridRecords<R> {
+    lines: Lines<R>,
+    buf: Vec<u8>,
+    cells: Vec<u8>,
+    /// Text of the block so far, for an invalid record's `puzzle` column.
+    text: Vec<u8>,
+}
+
+impl<R: BufRead> GridRecords<R> {
+    fn new(inner: R) -> Self {
+        GridRecords {
+            lines: Lines::new(inner),
+            buf: Vec::new(),
+            cells: Vec::with_capacity(81),
+            text: Vec::new(),
+        }
+    }
+}
+
+/// The cells of one grid row, or why it is not one: cells are digits, `0` `.` `_` `-1` blanks,
+/// separated by spaces, commas or `|`; braces and brackets are ignored. A row of only `-` `+`
+/// `=` (and spaces) is a separator and gives no cells.
+fn grid_row_cells(line: &[u8], cells: &mut Vec<u8>) -> Result<(), ParseError> {
+    let mut i = 0;
+    while i < line.len() {
+        let b = line[i];
+        match b {
+            b'-' if line.get(i + 1) == Some(&b'1') => {
+                cells.push(0);
+                i += 2;
+                continue;
+            }
+            b'1'..=b'9' => cells.push(b - b'0'),
+            b'0' | b'.' | b'_' => cells.push(0),
+            b' ' | b'\t' | b',' | b'|' | b'{' | b'}' | b'[' | b']' | b'(' | b')' | b';' => {}
+            b'-' | b'+' | b'=' => {}
+            _ => {
+                let mut probe = Vec::from(&line[i..]);
+                probe.truncate(4);
+                return Err(match Grid::parse_bytes(&probe) {
+                    Err(ParseError::UnexpectedChar { found, .. }) => ParseError::UnexpectedChar {
+                        cell: cells.len() + 1,
+                        found,
+                    },
+                    _ => ParseError::InvalidUtf8 {
+                        cell: cells.len() + 1,
+                        byte: b,
+                    },
+                });
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+impl<R: BufRead + Send> RecordSource for GridRecords<R> {
+    fn next_record(&mut self) -> io::Result<Option<Record>> {
+        self.cells.clear();
+        self.text.clear();
+        let mut start = 0u64;
+        let mut rows = 0;
+        let mut error: Option<String> = None;
+        while let Some((line, total)) = self.lines.next_line(&mut self.buf)? {
+            let mut bytes = &self.buf[..];
+            if line == 1 {
+                bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+            }
+            let trimmed = trim_ascii_ws(bytes);
+            // Rules (`---+---`), lone braces or brackets: no cells, not a row.
+            let is_separator = trimmed.iter().all(|b| b" \t-+=|{}[]();,".contains(b))
+                && !trimmed.windows(2).any(|w| w == b"-1");
+            if trimmed.is_empty() || trimmed[0] == b'#' || (is_separator && !trimmed.is_empty()) {
+                if rows == 0 {
+                    continue; // between blocks
+                }
+                if trimmed.is_empty() || trimmed[0] == b'#' {
+                    break; // a blank line ends a short block
+                }
+                continue; // a separator row inside a block
+            }
+            if rows == 0 {
+                start = line;
+            }
+            rows += 1;
+            if !self.text.is_empty() {
+                self.text.push(b'\n');
+            }
+            if self.text.len() < MAX_SHOWN_BYTES {
+                self.text.extend_from_slice(trimmed);
+            }
+            if total > MAX_RECORD_BYTES as u64 {
+                error.get_or_insert(format!(
+                    "line {line} of {total} bytes is longer than the limit of {MAX_RECORD_BYTES} bytes"
+                ));
+            } else if error.is_none() {
+                let before = self.cells.len();
+                if let Err(e) = grid_row_cells(trimmed, &mut self.cells) {
+                    error = Some(e.to_string());
+                } else if self.cells.len() - before != 9 {
+                    error = Some(format!(
+                        "line {line}: {} cells in a grid row, expected 9",
+                        self.cells.len() - before
+                    ));
+                }
+            }
+            if rows == 9 {
+                break;
+            }
+        }
+        if rows == 0 {
+            return Ok(None);
+        }
+        if error.is_none() && rows != 9 {
+            error = Some(format!("{rows} rows, expected 9"));
+        }
+        Ok(Some(match error {
+            Some(reason) => invalid(start, &self.text, reason),
+            None => {
+                let mut cells = [0u8; 81];
+                cells.copy_from_slice(&self.cells);
+                match Grid::from_cells(cells) {
+                    Ok(g) => Record {
+                        line: start,
+                        input: RecordInput::Puzzle(g),
+                    },
+                    Err(e) => invalid(start, &self.text, e),
+                }
+            }
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P1: &str =
+        "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
+
+    fn read_all(bytes: &[u8], format: Format) -> Vec<Record> {
+        let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes.to_vec()));
+        let mut src: Box<dyn RecordSource> = match format {
+            Format::Csv => Box::new(
+                CsvRecords::new(input, &Column::Auto, Header::Auto)
+                    .unwrap_or_else(|_| panic!("csv open")),
+            ),
+            Format::Grid => Box::new(GridRecords::new(input)),
+            _ => Box::new(TextRecords::new(input)),
+        };
+        let mut out = Vec::new();
+        while let Some(r) = src.next_record().unwrap() {
+            out.push(r);
+        }
+        out
+    }
+
+    fn summary(records: &[Record]) -> Vec<(u64, String)> {
+        records
+            .iter()
+            .map(|r| match &r.input {
+                RecordInput::Puzzle(g) => (r.line, g.to_string()),
+                RecordInput::Invalid { reason, .. } => (r.line, format!("invalid: {reason}")),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn text_skips_comments_and_blank_lines_and_counts_lines() {
+        let input = format!(
+            "\u{feff}# header\r\n\r\n{P1}\r\n   \n{P1} 7.1\rxyz\n{}",
+            &P1[..80]
+        );
+        let got = summary(&read_all(input.as_bytes(), Format::Text));
+        assert_eq!(
+            got,
+            vec![
+                (3, P1.to_string()),
+                (5, P1.to_string()),
+                (6, "invalid: cell 1: unexpected character 'x'".to_string()),
+                (7, "invalid: 80 cells, expected 81".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn overlong_line_is_one_invalid_record_and_is_not_kept() {
+        let mut input = vec![b'1'; MAX_RECORD_BYTES * 3];
+        input.extend_from_slice(format!("\n{P1}\n").as_bytes());
+        let records = read_all(&input, Format::Text);
+        assert_eq!(records.len(), 2);
+        let RecordInput::Invalid { text, reason } = &records[0].input else {
+            panic!("expected invalid")
+        };
+        assert!(reason.starts_with(&format!("record of {} bytes", MAX_RECORD_BYTES * 3)));
+        assert!(text.len() < 300);
+        assert_eq!(records[1].line, 2);
+    }
+
+    #[test]
+    fn csv_detects_header_and_puzzle_column() {
+        let input = format!(
+            "id,Puzzle,solution\n1,{P1},x\n2,\"{}\",y\n3\n",
+            P1.replace('.', "0")
+        );
+        let got = summary(&read_all(input.as_bytes(), Format::Csv));
+        assert_eq!(
+            got,
+            vec![
+                (2, P1.to_string()),
+                (3, P1.to_string()),
+                (4, "invalid: no column 2 (the row has 1 fields)".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn csv_without_header_uses_column_zero() {
+        let input = format!("{P1},comment\n{P1}\n");
+        let got = summary(&read_all(input.as_bytes(), Format::Csv));
+        assert_eq!(got, vec![(1, P1.to_string()), (2, P1.to_string())]);
+    }
+
+    #[test]
+    fn csv_column_name_missing_is_a_usage_error() {
+        let input = io::Cursor::new(b"a,b\n1,2\n".to_vec());
+        let Err(CsvOpenError::Usage(m)) =
+            CsvRecords::new(input, &Column::Name("puzzle".into()), Header::Auto)
+        else {
+            panic!("expected a usage error")
+        };
+        assert_eq!(m, "column \"puzzle\" not found; the header has: a, b");
+    }
+
+    #[test]
+    fn grid_blocks_in_every_style() {
+        let braces = "{ -1,-1,2,9,-1,-1,-1,-1,-1},\n\
+                      { -1,-1,-1,-1,-1,-1,8,-1,5},\n\
+                      { -1,5,8,-1,-1,-1,7,-1,-1},\n\
+                      { 1,-1,9,-1,3,-1,-1,-1,-1},\n\
+                      { -1,-1,-1,-1,7,8,-1,-1,-1},\n\
+                      { -1,-1,6,-1,-1,-1,-1,3,-1},\n\
+                      { 9,4,-1,-1,5,-1,-1,-1,1},\n\
+                      { -1,-1,-1,-1,-1,7,-1,-1,9},\n\
+                      { 6,8,-1,-1,-1,3,5,-1,-1},\n";
+        let pretty = ". . 2 | 9 . . | . . .\n. . . | . . . | 8 . 5\n. 5 8 | . . . | 7 . .\n\
+                      ------+-------+------\n1 . 9 | . 3 . | . . .\n. . . | . 7 8 | . . .\n\
+                      . . 6 | . . . | . 3 .\n======+=======+======\n9 4 . | . 5 . | . . 1\n\
+                      . . . | . . 7 | . . 9\n6 8 . | . . 3 | 5 . .\n";
+        let input = format!("{braces}\n\n{pretty}{braces}");
+        let got = summary(&read_all(input.as_bytes(), Format::Grid));
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(got[0], (1, P1.to_string()));
+        assert_eq!(got[1], (12, P1.to_string()));
+        assert_eq!(got[2], (23, P1.to_string()));
+    }
+
+    #[test]
+    fn grid_short_block_is_invalid_and_reading_goes_on() {
+        let input = "1 2 3 4 5 6 7 8 9\n\n. . 2 x . . . . .\n\n";
+        let got = summary(&read_all(input.as_bytes(), Format::Grid));
+        assert_eq!(
+            got,
+            vec![
+                (1, "invalid: 1 rows, expected 9".to_string()),
+                (3, "invalid: cell 4: unexpected character 'x'".to_string()),
+            ]
+        );
+    }
+}

@@ -1,0 +1,203 @@
+//! The solve stage: one record in, one [`Row`] out.
+//!
+//! A batch of records is fanned out over a rayon pool with one solver per worker job; results
+//! come back in input order. Each puzzle is checked for directly conflicting clues first (so the
+//! row can say which unit is at fault), then solved and timed.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::read::{Record, RecordInput};
+use crate::grid::{Conflict, Grid};
+use crate::solver::{Limits, Outcome, Solver, Strategy};
+
+/// What became of one record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    /// Exactly one solution (the limit was at least 2).
+    Unique,
+    /// Two or more solutions.
+    Multiple,
+    /// A solution was found with limit 1; uniqueness was not checked.
+    Solved,
+    /// No solution.
+    Unsolvable,
+    /// The guess budget ran out before the search finished.
+    Aborted,
+    /// The record is not a puzzle.
+    Invalid,
+}
+
+impl Status {
+    /// Every status, in the order summaries list them.
+    pub const ALL: [Status; 6] = [
+        Status::Unique,
+        Status::Multiple,
+        Status::Solved,
+        Status::Unsolvable,
+        Status::Aborted,
+        Status::Invalid,
+    ];
+
+    /// The word written in the `status` column.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Unique => "unique",
+            Status::Multiple => "multiple",
+            Status::Solved => "solved",
+            Status::Unsolvable => "unsolvable",
+            Status::Aborted => "aborted",
+            Status::Invalid => "invalid",
+        }
+    }
+
+    /// The status of a search outcome under `limits`.
+    pub fn of(outcome: &Outcome, limits: Limits) -> Status {
+        match outcome.solutions {
+            _ if outcome.aborted => Status::Aborted,
+            0 => Status::Unsolvable,
+            1 if limits.solutions == 1 => Status::Solved,
+            1 => Status::Unique,
+            _ => Status::Multiple,
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How to solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SolveOptions {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// Solution limit and guess budget.
+    pub limits: Limits,
+    /// Keep every solution found in [`Row::all_solutions`] (for `--emit-solutions`).
+    pub keep_solutions: bool,
+}
+
+/// The result for one record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// The record.
+    pub record: Record,
+    /// What became of it.
+    pub status: Status,
+    /// What the search found (default for invalid and conflicting records).
+    pub outcome: Outcome,
+    /// Time spent on this puzzle, in nanoseconds.
+    pub time_ns: u64,
+    /// The unit whose clues conflict, if any.
+    pub conflict: Option<Conflict>,
+    /// Every solution found, when [`SolveOptions::keep_solutions`] is set.
+    pub all_solutions: Vec<Grid>,
+}
+
+impl Row {
+    /// The text for the `error` column: the parse error, the conflicting unit, or nothing.
+    pub fn error(&self) -> Option<String> {
+        match &self.record.input {
+            RecordInput::Invalid { reason, .. } => Some(reason.clone()),
+            RecordInput::Puzzle(_) => self.conflict.map(|c| c.to_string()),
+        }
+    }
+}
+
+/// Solves one record with `solver`.
+pub fn solve_record(solver: &mut dyn Solver, record: Record, options: &SolveOptions) -> Row {
+    let start = Instant::now();
+    let puzzle = match &record.input {
+        RecordInput::Puzzle(g) => *g,
+        RecordInput::Invalid { .. } => {
+            return Row {
+                record,
+                status: Status::Invalid,
+                outcome: Outcome::default(),
+                time_ns: 0,
+                conflict: None,
+                all_solutions: Vec::new(),
+            };
+        }
+    };
+    let conflict = puzzle.conflict();
+    let mut all_solutions = Vec::new();
+    let outcome = if conflict.is_some() {
+        Outcome::default()
+    } else if options.keep_solutions {
+        solver.solve_with(&puzzle, options.limits, &mut |g| all_solutions.push(*g))
+    } else {
+        solver.solve(&puzzle, options.limits)
+    };
+    let time_ns = start.elapsed().as_nanos() as u64;
+    Row {
+        record,
+        status: Status::of(&outcome, options.limits),
+        outcome,
+        time_ns,
+        conflict,
+        all_solutions,
+    }
+}
+
+/// Solves a batch in parallel on the current rayon pool, writing rows in input order to `out`.
+pub fn solve_batch(records: Vec<Record>, options: &SolveOptions, out: &mut Vec<Row>) {
+    records
+        .into_par_iter()
+        .with_min_len(16)
+        .map_init(
+            || options.strategy.solver(),
+            |solver, record| solve_record(&mut **solver, record, options),
+        )
+        .collect_into_vec(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(text: &str) -> Record {
+        Record {
+            line: 1,
+            input: match text.parse() {
+                Ok(g) => RecordInput::Puzzle(g),
+                Err(e) => RecordInput::Invalid {
+                    text: text.into(),
+                    reason: format!("{e}"),
+                },
+            },
+        }
+    }
+
+    #[test]
+    fn statuses() {
+        let opts = SolveOptions::default();
+        let mut s = opts.strategy.solver();
+        let p = "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
+        let row = solve_record(&mut *s, record(p), &opts);
+        assert_eq!((row.status, row.error()), (Status::Unique, None));
+        let row = solve_record(&mut *s, record(&".".repeat(81)), &opts);
+        assert_eq!(row.status, Status::Multiple);
+        let row = solve_record(&mut *s, record(&format!("55{}", &p[2..])), &opts);
+        assert_eq!(row.status, Status::Unsolvable);
+        assert_eq!(row.error().as_deref(), Some("digit 5 twice in row 1"));
+        let row = solve_record(&mut *s, record("12x"), &opts);
+        assert_eq!(row.status, Status::Invalid);
+        assert_eq!(
+            row.error().as_deref(),
+            Some("cell 3: unexpected character 'x'")
+        );
+        let one = SolveOptions {
+            limits: Limits::count_to(1),
+            ..opts
+        };
+        assert_eq!(
+            solve_record(&mut *s, record(p), &one).status,
+            Status::Solved
+        );
+    }
+}

@@ -1,0 +1,162 @@
+//! The progress bar on stderr and the end-of-run summary.
+//!
+//! The bar is updated once per batch by the writer thread, never per puzzle. When the input is a
+//! file of known size it shows percent and ETA from the bytes read; otherwise a spinner with
+//! records and rate. It is drawn only when stderr is a terminal.
+
+use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::pipeline::Summary;
+use crate::pipeline::solve::Status;
+
+/// A progress display fed by the writer thread.
+#[derive(Debug)]
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    bytes_read: Arc<AtomicU64>,
+    started: Instant,
+}
+
+impl Progress {
+    /// A progress display; hidden unless `enabled` and stderr is a terminal. `size` is the
+    /// input's size in bytes when known, `bytes_read` counts the bytes read so far.
+    pub fn new(
+        enabled: bool,
+        size: Option<u64>,
+        bytes_read: Arc<AtomicU64>,
+        started: Instant,
+    ) -> Progress {
+        let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
+            let bar = match size {
+                Some(n) => ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr())
+                    .with_style(
+                        ProgressStyle::with_template(
+                            "{msg} [{elapsed_precise}] {wide_bar} {percent:>3}% ETA {eta}",
+                        )
+                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                    ),
+                None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+                    .with_style(
+                        ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
+                            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                    ),
+            };
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        Progress {
+            bar,
+            bytes_read,
+            started,
+        }
+    }
+
+    /// Shows that `records` rows have been written.
+    pub fn update(&self, records: u64) {
+        if let Some(bar) = &self.bar {
+            let secs = self.started.elapsed().as_secs_f64();
+            bar.set_message(format!(
+                "{} records, {} puzzles/s",
+                thousands(records),
+                thousands(rate(records, secs) as u64)
+            ));
+            bar.set_position(self.bytes_read.load(Ordering::Relaxed));
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn rate(n: u64, secs: f64) -> f64 {
+    if secs > 0.0 { n as f64 / secs } else { 0.0 }
+}
+
+/// `n` with thousands separators: `1234567` -> `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Writes the end-of-run summary: records, count per status, wall time, rate, mean guesses per
+/// puzzle and the share of puzzles settled without guessing.
+pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<()> {
+    let secs = summary.wall.as_secs_f64();
+    let puzzles = summary.puzzles();
+    writeln!(
+        out,
+        "{} records in {:.2} s ({} puzzles/s){}",
+        thousands(summary.records),
+        secs,
+        thousands(rate(summary.records, secs) as u64),
+        if summary.interrupted {
+            ", interrupted"
+        } else {
+            ""
+        }
+    )?;
+    let counts: Vec<String> = Status::ALL
+        .iter()
+        .map(|&s| format!("{} {}", s, thousands(summary.count(s))))
+        .collect();
+    writeln!(out, "  {}", counts.join(", "))?;
+    if puzzles > 0 {
+        writeln!(
+            out,
+            "  {:.2} guesses per puzzle, {:.1}% settled without guessing",
+            summary.guesses as f64 / puzzles as f64,
+            100.0 * summary.no_guess as f64 / puzzles as f64
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn summary_text() {
+        let mut s = Summary {
+            records: 4,
+            guesses: 6,
+            no_guess: 1,
+            wall: Duration::from_millis(2000),
+            ..Summary::default()
+        };
+        s.by_status[0] = 3;
+        s.by_status[5] = 1;
+        let mut out = Vec::new();
+        write_summary(&mut out, &s).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "4 records in 2.00 s (2 puzzles/s)\n  \
+             unique 3, multiple 0, solved 0, unsolvable 0, aborted 0, invalid 1\n  \
+             2.00 guesses per puzzle, 33.3% settled without guessing\n"
+        );
+    }
+}

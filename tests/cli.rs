@@ -1,0 +1,434 @@
+//! Integration tests: run the `sudoku-batch` binary on the fixtures in `tests/data/` and on
+//! generated corpora, and check its rows against an independent solver (the `sudoku` crate).
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use sudoku_batch::generate::{Kind, Rng, mixed_puzzle};
+use sudoku_batch::{Grid, Strategy};
+
+fn bin() -> Command {
+    Command::cargo_bin("sudoku-batch").unwrap()
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// One parsed output row.
+#[derive(Debug, Clone, PartialEq)]
+struct Row {
+    line: u64,
+    puzzle: String,
+    status: String,
+    solutions: u64,
+    solution: String,
+    guesses: u64,
+    error: String,
+}
+
+fn rows(out: &Output) -> Vec<Row> {
+    let mut reader = csv::Reader::from_reader(&out.stdout[..]);
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header,
+        [
+            "line",
+            "puzzle",
+            "status",
+            "solutions",
+            "solution",
+            "guesses",
+            "time_ns",
+            "error"
+        ]
+    );
+    reader
+        .byte_records()
+        .map(|r| {
+            let r = r.unwrap();
+            let f = |i| String::from_utf8_lossy(&r[i]).into_owned();
+            Row {
+                line: f(0).parse().unwrap(),
+                puzzle: f(1),
+                status: f(2),
+                solutions: f(3).parse().unwrap(),
+                solution: f(4),
+                guesses: f(5).parse().unwrap(),
+                error: f(7),
+            }
+        })
+        .collect()
+}
+
+/// The `sudoku` crate's count (to 2) and solution when unique, for an 81-character puzzle.
+fn oracle(puzzle: &str) -> (u64, String) {
+    let s = sudoku::Sudoku::from_str_line(puzzle).unwrap();
+    let n = s.solutions_count_up_to(2) as u64;
+    let sol = if n == 1 {
+        s.solution().unwrap().to_str_line().to_string()
+    } else {
+        String::new()
+    };
+    (n, sol)
+}
+
+/// Checks every valid row against the oracle; returns how many were checked.
+fn check_against_oracle(rows: &[Row]) -> usize {
+    let mut checked = 0;
+    for r in rows.iter().filter(|r| r.status != "invalid") {
+        let (n, sol) = oracle(&r.puzzle);
+        assert_eq!(
+            r.solutions, n,
+            "solutions of {} (line {})",
+            r.puzzle, r.line
+        );
+        let expect = match n {
+            0 => "unsolvable",
+            1 => "unique",
+            _ => "multiple",
+        };
+        assert_eq!(r.status, expect, "line {}", r.line);
+        if n == 1 {
+            assert_eq!(r.solution, sol, "line {}", r.line);
+        }
+        if n > 0 {
+            let g: Grid = r.solution.parse().unwrap();
+            assert!(g.solves(&r.puzzle.parse().unwrap()), "line {}", r.line);
+        }
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn mixed_text_file_gives_one_row_per_record_with_reasons() {
+    let out = bin()
+        .args(["solve", "-q"])
+        .arg(data("mixed.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "some records are invalid");
+    let rows = rows(&out);
+    let got: Vec<(u64, &str, &str)> = rows
+        .iter()
+        .map(|r| (r.line, r.status.as_str(), r.error.as_str()))
+        .collect();
+    let too_long = "record of 200000 bytes is longer than the limit of 65536 bytes";
+    assert_eq!(
+        got,
+        vec![
+            (2, "unique", ""),
+            (4, "unique", ""),
+            (5, "unique", ""),
+            (6, "multiple", ""),
+            (7, "unique", ""),
+            (8, "unsolvable", ""),
+            (9, "unsolvable", "digit 5 twice in row 1"),
+            (10, "invalid", "80 cells, expected 81"),
+            (11, "invalid", "cell 12: unexpected character 'x'"),
+            (12, "invalid", "cell 3: unexpected character '\\0'"),
+            (13, "invalid", "cell 4: invalid UTF-8 byte 0xff"),
+            (14, "unique", ""),
+            (15, "invalid", too_long),
+            (16, "invalid", "40 cells, expected 81"),
+            (17, "invalid", "83 cells, expected 81"),
+            (19, "unique", ""),
+        ]
+    );
+    assert_eq!(check_against_oracle(&rows), 9);
+    // The published solution of the third source puzzle.
+    assert_eq!(
+        rows[2].solution,
+        "762593148941278536835461792198627354476359281253814679387146925514932867629785413"
+    );
+    // An invalid record keeps its text (cut short when huge).
+    assert!(rows[7].puzzle.starts_with("..29"));
+    assert!(rows[12].puzzle.len() < 400);
+}
+
+#[test]
+fn kaggle_csv_layouts_are_read_as_published() {
+    for (file, solution_col) in [("kaggle_quizzes.csv", 1), ("kaggle_puzzle.csv", 2)] {
+        let out = bin()
+            .args(["solve", "-q"])
+            .arg(data(file))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{file}");
+        let rows = rows(&out);
+        assert_eq!(rows.len(), 20, "{file}");
+        let text = std::fs::read_to_string(data(file)).unwrap();
+        for (row, line) in rows.iter().zip(text.lines().skip(1)) {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(row.status, "unique", "{file}: {line}");
+            assert_eq!(row.solution, fields[solution_col], "{file}: {line}");
+        }
+        assert_eq!(rows[0].line, 2, "the header is line 1");
+        assert_eq!(check_against_oracle(&rows), 20);
+    }
+}
+
+#[test]
+fn csv_column_by_name_and_index() {
+    let by_name = bin()
+        .args(["solve", "-q", "--column", "PUZZLE"])
+        .arg(data("kaggle_puzzle.csv"))
+        .output()
+        .unwrap();
+    let by_index = bin()
+        .args(["solve", "-q", "--column", "1"])
+        .arg(data("kaggle_puzzle.csv"))
+        .output()
+        .unwrap();
+    assert_eq!(strip_times(&by_name), strip_times(&by_index));
+    let missing = bin()
+        .args(["solve", "-q", "--column", "nope"])
+        .arg(data("kaggle_puzzle.csv"))
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        err.contains("kaggle_puzzle.csv") && err.contains("\"nope\" not found"),
+        "{err}"
+    );
+}
+
+#[test]
+fn grid_blocks_are_read_verbatim() {
+    let out = bin()
+        .args(["solve", "-q", "--format", "grid"])
+        .arg(data("grid_blocks.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let rows = rows(&out);
+    let lines: Vec<u64> = rows.iter().map(|r| r.line).collect();
+    assert_eq!(lines, [2, 13, 24]);
+    assert_eq!(check_against_oracle(&rows), 3);
+}
+
+/// The output with the `time_ns` column blanked, for comparing runs.
+fn strip_times(out: &Output) -> String {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(&out.stdout[..]);
+    let mut text = String::new();
+    for r in reader.byte_records() {
+        let r = r.unwrap();
+        for (i, f) in r.iter().enumerate() {
+            if i != 6 {
+                text.push_str(&String::from_utf8_lossy(f));
+            }
+            text.push(',');
+        }
+        text.push('\n');
+    }
+    text
+}
+
+fn assert_same(a: &str, b: &str, what: &str) {
+    if a != b {
+        let first = a.lines().zip(b.lines()).position(|(x, y)| x != y);
+        panic!("{what}: outputs differ, first at row {first:?}\n--- a\n{a}\n--- b\n{b}");
+    }
+}
+
+#[test]
+fn stdin_and_file_give_identical_rows() {
+    let file = bin()
+        .args(["solve", "-q"])
+        .arg(data("mixed.txt"))
+        .output()
+        .unwrap();
+    let stdin = bin()
+        .args(["solve", "-q", "-"])
+        .pipe_stdin(data("mixed.txt"))
+        .unwrap()
+        .output()
+        .unwrap();
+    assert_eq!(stdin.status.code(), Some(1));
+    assert_same(&strip_times(&file), &strip_times(&stdin), "file vs stdin");
+}
+
+#[test]
+fn rows_do_not_depend_on_threads_or_batch_size() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt");
+    let run = |args: &[&str]| {
+        let out = bin()
+            .args(["solve", "-q"])
+            .args(args)
+            .arg(&sample)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        strip_times(&out)
+    };
+    let one = run(&["--threads", "1"]);
+    assert_eq!(one.lines().count(), 1004);
+    assert_same(&one, &run(&["--threads", "4"]), "1 vs 4 threads");
+    assert_same(
+        &one,
+        &run(&["--threads", "2", "--batch-size", "7"]),
+        "batch size 7",
+    );
+}
+
+#[test]
+fn generated_corpus_of_every_kind_agrees_with_the_oracle() {
+    let mut solver = Strategy::Singles.solver();
+    let mut rng = Rng::new(2);
+    let kinds = [
+        Kind::Minimal,
+        Kind::Easy,
+        Kind::Multiple,
+        Kind::Unsolvable,
+        Kind::Conflicting,
+    ];
+    let mut text = String::new();
+    let mut csv = String::from("id,puzzle\n");
+    for i in 0..400 {
+        let p = mixed_puzzle(&mut rng, kinds[i % kinds.len()], &mut *solver);
+        text.push_str(&format!("{p}\n"));
+        csv.push_str(&format!("{i},{}\n", p.to_string().replace('.', "0")));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (t, c) = (dir.path().join("g.txt"), dir.path().join("g.csv"));
+    std::fs::write(&t, &text).unwrap();
+    std::fs::write(&c, &csv).unwrap();
+    let mut statuses = std::collections::BTreeMap::new();
+    for path in [&t, &c] {
+        let out = bin().args(["solve", "-q"]).arg(path).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let rows = rows(&out);
+        assert_eq!(rows.len(), 400);
+        assert_eq!(check_against_oracle(&rows), 400);
+        for r in &rows {
+            *statuses.entry(r.status.clone()).or_insert(0) += 1;
+        }
+    }
+    assert_eq!(statuses["unique"], 2 * 160);
+    assert_eq!(statuses["multiple"], 2 * 80);
+    assert_eq!(statuses["unsolvable"], 2 * 160);
+}
+
+#[test]
+fn limit_one_reports_solved_and_emit_solutions_lists_them_all() {
+    let out = bin()
+        .args(["solve", "-q", "--limit", "1"])
+        .arg(data("kaggle_puzzle.csv"))
+        .output()
+        .unwrap();
+    assert!(rows(&out).iter().all(|r| r.status == "solved"));
+
+    // Two clues removed from a unique puzzle: a handful of solutions, all listed.
+    let p = "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
+    let sparse = format!("....{}", &p[4..]);
+    let dir = tempfile::tempdir().unwrap();
+    let sols = dir.path().join("sols.csv");
+    let out = bin()
+        .args(["solve", "-q", "--limit", "100000", "--emit-solutions"])
+        .arg(&sols)
+        .write_stdin(format!("{sparse}\n"))
+        .output()
+        .unwrap();
+    let rows = rows(&out);
+    let want = sudoku::Sudoku::from_str_line(&sparse)
+        .unwrap()
+        .solutions_count_up_to(100_000) as u64;
+    assert!(want > 2, "the test puzzle should have several solutions");
+    assert_eq!(rows[0].solutions, want);
+    let listed = std::fs::read_to_string(&sols).unwrap();
+    let mut lines = listed.lines();
+    assert_eq!(lines.next(), Some("line,index,solution"));
+    let mut seen = std::collections::HashSet::new();
+    for (i, l) in lines.enumerate() {
+        let f: Vec<&str> = l.split(',').collect();
+        assert_eq!((f[0], f[1]), ("1", &*(i + 1).to_string()));
+        assert!(
+            f[2].parse::<Grid>()
+                .unwrap()
+                .solves(&sparse.parse().unwrap())
+        );
+        seen.insert(f[2].to_string());
+    }
+    assert_eq!(seen.len() as u64, want, "every solution listed once");
+}
+
+#[test]
+fn io_errors_exit_2_naming_the_path() {
+    let out = bin().args(["solve", "no/such/file.txt"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error: no/such/file.txt: No such file"),
+        "{err}"
+    );
+
+    let out = bin()
+        .args(["solve", "-o", "no/such/dir/out.csv"])
+        .arg(data("mixed.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/dir/out.csv"));
+
+    let out = bin().args(["solve", "tests"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tests: is a directory"));
+
+    let out = bin().args(["solve", "--limit", "0"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "usage errors exit 2");
+}
+
+#[test]
+fn output_file_and_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = dir.path().join("out.csv");
+    let out = bin()
+        .args(["solve", "-o"])
+        .arg(&o)
+        .arg(data("kaggle_puzzle.csv"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&o).unwrap().lines().count(), 21);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("20 records in"), "{err}");
+    assert!(err.contains("unique 20, multiple 0"), "{err}");
+    assert!(err.contains("guesses per puzzle"), "{err}");
+
+    let out = bin()
+        .args(["solve", "-qq"])
+        .arg(data("kaggle_puzzle.csv"))
+        .output()
+        .unwrap();
+    assert!(out.stderr.is_empty(), "-qq hides the summary");
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    // Enough rows to overflow the pipe buffer after `head` has gone.
+    let p = "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..\n";
+    let input = p.repeat(40_000);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.txt");
+    std::fs::write(&file, input).unwrap();
+    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{}' solve -q '{}' | head -n 2 >/dev/null; echo \"status ${{PIPESTATUS:-}}\"",
+            exe.display(),
+            file.display()
+        ))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.is_empty(), "no error text on a closed stdout: {err}");
+}
