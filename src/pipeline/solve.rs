@@ -1,8 +1,8 @@
 //! The solve stage: one record in, one [`Row`] out.
 //!
 //! A batch of records is fanned out over a rayon pool with one solver per worker job; results
-//! come back in input order. Each puzzle is checked for directly conflicting clues first (so the
-//! row can say which unit is at fault), then solved and timed.
+//! come back in input order. A puzzle found to have no solution is checked for directly
+//! conflicting clues, so that its row can say which unit is at fault.
 
 use std::time::Instant;
 
@@ -124,16 +124,20 @@ pub fn solve_record(solver: &mut dyn Solver, record: Record, options: &SolveOpti
             };
         }
     };
-    let conflict = puzzle.conflict();
     let mut all_solutions = Vec::new();
-    let outcome = if conflict.is_some() {
-        Outcome::default()
-    } else if options.keep_solutions {
+    let outcome = if options.keep_solutions {
         solver.solve_with(&puzzle, options.limits, &mut |g| all_solutions.push(*g))
     } else {
         solver.solve(&puzzle, options.limits)
     };
     let time_ns = start.elapsed().as_nanos() as u64;
+    // Every strategy finds no solution for conflicting clues; only then is it worth looking for
+    // the unit to name, which keeps the check off the path of the puzzles that solve.
+    let conflict = if outcome.solutions == 0 && !outcome.aborted {
+        puzzle.conflict()
+    } else {
+        None
+    };
     Row {
         record,
         status: Status::of(&outcome, options.limits),
