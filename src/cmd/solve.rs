@@ -13,6 +13,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
             format: args.input.format,
             column: args.input.column.clone().unwrap_or(Column::Auto),
             header: args.input.header,
+            expect_column: None,
         },
         solve: SolveOptions {
             strategy: args.solver.solver,

@@ -170,6 +170,7 @@ mod tests {
                     reason: format!("{e}"),
                 },
             },
+            expected: None,
         }
     }
 
