@@ -19,6 +19,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
             strategy: args.solver.solver,
             limits: args.solver.limits(),
             keep_solutions: args.emit_solutions.is_some(),
+            find_redundant: false,
         },
         threads: args.solver.threads,
         batch_size: args.batch_size,
