@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::generate::Symmetry;
 use crate::pipeline::read::{Column, Format, Header};
 use crate::solver::{Limits, Strategy};
 
@@ -35,6 +36,9 @@ pub enum Command {
     #[command(after_help = EXIT_CODES)]
     Solve(SolveArgs),
     /// Write minimal puzzles with exactly one solution, one 81-character line each.
+    ///
+    /// The same --seed gives the same output whatever --threads. Options can ask for a
+    /// symmetric clue pattern, a clue count within bounds, or complete grids (--solved).
     #[command(after_help = EXIT_CODES)]
     Generate(GenerateArgs),
     /// Prove a corpus sound: every record a puzzle with exactly one solution.
@@ -168,6 +172,32 @@ pub struct GenerateArgs {
     /// Threads. Default: one per core.
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
     pub threads: usize,
+
+    /// Symmetry of the clue pattern. Clues are removed orbit by orbit (a cell and its images),
+    /// so with a symmetry other than `none` a puzzle is minimal per orbit: no orbit of clues can
+    /// be removed, but a single clue sometimes can. `rotational` is the half turn,
+    /// `quarter-turn` the 90-degree turn, `mirror` left-right, `flip` top-bottom.
+    #[arg(long, value_enum, default_value_t = Symmetry::None)]
+    pub symmetry: Symmetry,
+
+    /// Only puzzles with at least N clues. A minimal puzzle's clue count is settled by its
+    /// grid and removal order (typically 22 to 28 without symmetry), so a puzzle outside the
+    /// bounds is drawn again from a new grid, up to --attempts times.
+    #[arg(long, value_name = "N")]
+    pub min_clues: Option<usize>,
+
+    /// Only puzzles with at most N clues (17 or more); drawn again like --min-clues.
+    #[arg(long, value_name = "N")]
+    pub max_clues: Option<usize>,
+
+    /// Draws per puzzle for --min-clues/--max-clues. When no draw fits, the puzzles made so far
+    /// are written and the run stops with an error (exit 2).
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub attempts: u64,
+
+    /// Write complete, valid solution grids instead of puzzles.
+    #[arg(long, conflicts_with_all = ["symmetry", "min_clues", "max_clues"])]
+    pub solved: bool,
 
     #[command(flatten)]
     #[allow(missing_docs)]
