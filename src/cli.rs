@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::generate::Symmetry;
 use crate::pipeline::read::{Column, Format, Header};
 use crate::solver::{Limits, Strategy};
 
@@ -35,8 +36,19 @@ pub enum Command {
     #[command(after_help = EXIT_CODES)]
     Solve(SolveArgs),
     /// Write minimal puzzles with exactly one solution, one 81-character line each.
+    ///
+    /// The same --seed gives the same output whatever --threads. Options can ask for a
+    /// symmetric clue pattern, a clue count within bounds, or complete grids (--solved).
     #[command(after_help = EXIT_CODES)]
     Generate(GenerateArgs),
+    /// Prove a corpus sound: every record a puzzle with exactly one solution.
+    ///
+    /// Writes a CSV report with the columns of `solve` plus a last column, `problem`, listing
+    /// only the records that fail (all of them with --all). Problems: invalid (not a puzzle),
+    /// unsolvable, multiple, `aborted after N guesses`, and those the options add; several on
+    /// one record are joined with `; `. Exits 0 when every record passes, 1 when any fails.
+    #[command(after_help = EXIT_CODES)]
+    Validate(ValidateArgs),
 }
 
 /// Where puzzles come from and how to read them.
@@ -161,7 +173,97 @@ pub struct GenerateArgs {
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
     pub threads: usize,
 
+    /// Symmetry of the clue pattern. Clues are removed orbit by orbit (a cell and its images),
+    /// so with a symmetry other than `none` a puzzle is minimal per orbit: no orbit of clues can
+    /// be removed, but a single clue sometimes can. `rotational` is the half turn,
+    /// `quarter-turn` the 90-degree turn, `mirror` left-right, `flip` top-bottom.
+    #[arg(long, value_enum, default_value_t = Symmetry::None)]
+    pub symmetry: Symmetry,
+
+    /// Only puzzles with at least N clues. A minimal puzzle's clue count is settled by its
+    /// grid and removal order (typically 22 to 28 without symmetry), so a puzzle outside the
+    /// bounds is drawn again from a new grid, up to --attempts times.
+    #[arg(long, value_name = "N")]
+    pub min_clues: Option<usize>,
+
+    /// Only puzzles with at most N clues (17 or more); drawn again like --min-clues.
+    #[arg(long, value_name = "N")]
+    pub max_clues: Option<usize>,
+
+    /// Draws per puzzle for --min-clues/--max-clues. When no draw fits, the puzzles made so far
+    /// are written and the run stops with an error (exit 2).
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub attempts: u64,
+
+    /// Write complete, valid solution grids instead of puzzles.
+    #[arg(long, conflicts_with_all = ["symmetry", "min_clues", "max_clues"])]
+    pub solved: bool,
+
     #[command(flatten)]
     #[allow(missing_docs)]
     pub output: OutputArgs,
+}
+
+/// Which solver and how many threads, for `validate` (which always counts solutions to 2).
+#[derive(Debug, Args)]
+pub struct ValidateSolverArgs {
+    /// Solver strategy.
+    #[arg(long, value_enum, default_value_t = Strategy::default())]
+    pub solver: Strategy,
+
+    /// Stop the search of one puzzle after N guesses; the record fails with `aborted after N
+    /// guesses`.
+    #[arg(long, value_name = "N")]
+    pub max_guesses: Option<u64>,
+
+    /// Solver threads. Default: one per core.
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// Arguments of `validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub solver: ValidateSolverArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub output: OutputArgs,
+
+    /// Write every record to the report, those that pass with an empty `problem`.
+    #[arg(long)]
+    pub all: bool,
+
+    /// CSV column holding each puzzle's stated solution, by name or 0-based index: it must be
+    /// the puzzle's unique solution. A record fails with `stated solution differs at rXcY
+    /// (stated A, solution B)` naming the first differing cell, `stated solution malformed:
+    /// WHY` or `stated solution missing`. CSV input only.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub expect_column: Option<Column>,
+
+    /// Every clue must be needed: a puzzle that keeps exactly one solution when some clue is
+    /// removed (each clue tested alone) fails with `redundant clues: r3c4 r7c1`. Costs one more
+    /// search per clue.
+    #[arg(long)]
+    pub minimal: bool,
+
+    /// A puzzle equal to an earlier one (same clues; blanks may be written differently) fails
+    /// with `duplicate of line N`. Memory grows with the corpus: every distinct puzzle is
+    /// kept, about 150 bytes each.
+    #[arg(long)]
+    pub duplicates: bool,
+
+    /// A puzzle with fewer than N clues fails with `C clues, fewer than N`.
+    #[arg(long, value_name = "N")]
+    pub min_clues: Option<usize>,
+
+    /// Records per batch handed to the solver threads.
+    #[arg(long, value_name = "N", default_value_t = 4096, hide = true)]
+    pub batch_size: usize,
 }

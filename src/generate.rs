@@ -1,4 +1,5 @@
-//! Puzzle generation: seeded random solution grids, minimal unique puzzles made from them, and
+//! Puzzle generation: seeded random solution grids, minimal unique puzzles made from them
+//! (optionally with a symmetric clue pattern and a clue count within bounds, see [`Spec`]), and
 //! the other kinds of record (several solutions, no solution, conflicting clues) that tests and
 //! sample corpora need.
 //!
@@ -91,6 +92,144 @@ pub fn minimal_puzzle(rng: &mut Rng, solution: &Grid, solver: &mut dyn Solver) -
     puzzle
 }
 
+/// A symmetry of the clue pattern: a clue stands in a cell exactly when it stands in every
+/// cell of that cell's orbit (the cells the symmetry maps it to).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+pub enum Symmetry {
+    /// No constraint on the pattern.
+    #[default]
+    None,
+    /// Half-turn rotation about the centre: r,c <-> 10-r,10-c.
+    Rotational,
+    /// Quarter-turn rotation about the centre: orbits of four cells.
+    QuarterTurn,
+    /// Left-right mirror: r,c <-> r,10-c.
+    Mirror,
+    /// Top-bottom mirror: r,c <-> 10-r,c.
+    Flip,
+    /// Reflection in the main diagonal: r,c <-> c,r.
+    Diagonal,
+    /// Reflection in the anti-diagonal: r,c <-> 10-c,10-r.
+    AntiDiagonal,
+}
+
+impl Symmetry {
+    /// The 0-based cell that `cell` maps to under one step of the symmetry.
+    fn image(self, cell: usize) -> usize {
+        let (r, c) = (cell / 9, cell % 9);
+        let (r, c) = match self {
+            Symmetry::None => (r, c),
+            Symmetry::Rotational => (8 - r, 8 - c),
+            Symmetry::QuarterTurn => (c, 8 - r),
+            Symmetry::Mirror => (r, 8 - c),
+            Symmetry::Flip => (8 - r, c),
+            Symmetry::Diagonal => (c, r),
+            Symmetry::AntiDiagonal => (8 - c, 8 - r),
+        };
+        r * 9 + c
+    }
+
+    /// The orbit of `cell`: every cell the symmetry maps it to, itself included, in order of
+    /// first reach.
+    pub fn orbit(self, cell: usize) -> Vec<usize> {
+        let mut orbit = vec![cell];
+        let mut next = self.image(cell);
+        while next != cell {
+            orbit.push(next);
+            next = self.image(next);
+        }
+        orbit
+    }
+
+    /// Every orbit, each listed once, ordered by its smallest cell.
+    pub fn orbits(self) -> Vec<Vec<usize>> {
+        (0..CELLS)
+            .map(|c| self.orbit(c))
+            .filter(|o| o.iter().all(|&c| c >= o[0]))
+            .collect()
+    }
+
+    /// True when `grid`'s clue pattern has this symmetry.
+    pub fn holds_for(self, grid: &Grid) -> bool {
+        (0..CELLS).all(|c| (grid.get(c) == 0) == (grid.get(self.image(c)) == 0))
+    }
+}
+
+/// A puzzle with exactly one solution, `solution`, whose clue pattern has `symmetry` and from
+/// which no orbit of clues can be removed without allowing a second solution: orbits are
+/// removed in random order and each one whose removal breaks uniqueness is put back. With
+/// [`Symmetry::None`] the orbits are single cells, so this is [`minimal_puzzle`] itself (the same
+/// puzzle for the same `rng`); with another symmetry, single clues may still be redundant.
+pub fn symmetric_puzzle(
+    rng: &mut Rng,
+    solution: &Grid,
+    solver: &mut dyn Solver,
+    symmetry: Symmetry,
+) -> Grid {
+    if symmetry == Symmetry::None {
+        return minimal_puzzle(rng, solution, solver);
+    }
+    let mut orbits = symmetry.orbits();
+    rng.shuffle(&mut orbits);
+    let mut puzzle = *solution;
+    for orbit in orbits {
+        for &cell in &orbit {
+            puzzle.set(cell, 0);
+        }
+        if solver.solve(&puzzle, Limits::count_to(2)).solutions != 1 {
+            for &cell in &orbit {
+                puzzle.set(cell, solution.get(cell));
+            }
+        }
+    }
+    puzzle
+}
+
+/// What [`puzzle`] makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spec {
+    /// The clue pattern's symmetry.
+    pub symmetry: Symmetry,
+    /// At least this many clues.
+    pub min_clues: usize,
+    /// At most this many clues.
+    pub max_clues: usize,
+    /// Draws per puzzle before giving up (at least 1).
+    pub attempts: u64,
+}
+
+impl Default for Spec {
+    /// No symmetry, any clue count, one draw.
+    fn default() -> Self {
+        Spec {
+            symmetry: Symmetry::None,
+            min_clues: 0,
+            max_clues: CELLS,
+            attempts: 1,
+        }
+    }
+}
+
+/// A puzzle to `spec`: a random solution grid reduced by [`symmetric_puzzle`]. The clue count of
+/// such a puzzle is settled by the grid and the removal order, so when it falls outside the
+/// bounds the whole draw is repeated (new grid, new order), up to `spec.attempts` times; `None`
+/// when no draw fits. With the default spec this is the first draw, whatever it holds.
+pub fn puzzle(
+    rng: &mut Rng,
+    spec: &Spec,
+    filler: &mut dyn Solver,
+    counter: &mut dyn Solver,
+) -> Option<Grid> {
+    for _ in 0..spec.attempts.max(1) {
+        let solution = random_solution(rng, filler);
+        let p = symmetric_puzzle(rng, &solution, counter, spec.symmetry);
+        if (spec.min_clues..=spec.max_clues).contains(&p.clue_count()) {
+            return Some(p);
+        }
+    }
+    None
+}
+
 /// The kinds of record [`mixed_puzzle`] makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -173,6 +312,62 @@ mod tests {
         let b = mixed_puzzle(&mut Rng::new(7), Kind::Minimal, &mut *s);
         assert_eq!(a, b);
         assert_ne!(a, mixed_puzzle(&mut Rng::new(8), Kind::Minimal, &mut *s));
+    }
+
+    #[test]
+    fn orbits_cover_every_cell_once() {
+        for sym in [
+            Symmetry::None,
+            Symmetry::Rotational,
+            Symmetry::QuarterTurn,
+            Symmetry::Mirror,
+            Symmetry::Flip,
+            Symmetry::Diagonal,
+            Symmetry::AntiDiagonal,
+        ] {
+            let mut cells: Vec<usize> = sym.orbits().concat();
+            cells.sort_unstable();
+            assert_eq!(cells, (0..CELLS).collect::<Vec<_>>(), "{sym:?}");
+        }
+        assert_eq!(Symmetry::Rotational.orbit(0), vec![0, 80]);
+        assert_eq!(Symmetry::QuarterTurn.orbit(0), vec![0, 8, 80, 72]);
+        assert_eq!(Symmetry::Diagonal.orbit(1), vec![1, 9]);
+        assert_eq!(Symmetry::AntiDiagonal.orbit(0), vec![0, 80]);
+        assert_eq!(Symmetry::Mirror.orbit(40), vec![40]);
+    }
+
+    #[test]
+    fn symmetric_puzzles_are_unique_and_orbit_minimal() {
+        let mut s = Strategy::default().solver();
+        let mut rng = Rng::new(3);
+        for sym in [Symmetry::Rotational, Symmetry::Diagonal] {
+            let solution = random_solution(&mut rng, &mut *s);
+            let p = symmetric_puzzle(&mut rng, &solution, &mut *s, sym);
+            assert!(sym.holds_for(&p), "{sym:?}: {p}");
+            assert_eq!(s.solve(&p, Limits::count_to(2)).solutions, 1);
+            for orbit in sym.orbits().iter().filter(|o| p.get(o[0]) != 0) {
+                let mut q = p;
+                orbit.iter().for_each(|&c| q.set(c, 0));
+                assert_eq!(s.solve(&q, Limits::count_to(2)).solutions, 2, "{sym:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn default_spec_is_the_plain_minimal_puzzle() {
+        let mut s = Strategy::default().solver();
+        let mut t = Strategy::default().solver();
+        let mut a = Rng::new(9);
+        let got = puzzle(&mut a, &Spec::default(), &mut *s, &mut *t);
+        let mut b = Rng::new(9);
+        let solution = random_solution(&mut b, &mut *s);
+        assert_eq!(got, Some(minimal_puzzle(&mut b, &solution, &mut *t)));
+        let impossible = Spec {
+            max_clues: 16,
+            attempts: 2,
+            ..Spec::default()
+        };
+        assert_eq!(puzzle(&mut a, &impossible, &mut *s, &mut *t), None);
     }
 
     #[test]

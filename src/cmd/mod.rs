@@ -2,6 +2,7 @@
 
 mod generate;
 mod solve;
+mod validate;
 
 use std::process::ExitCode;
 
@@ -33,6 +34,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Validate(args) => validate::run(args),
     };
     match result {
         Ok(exit) => exit.into(),

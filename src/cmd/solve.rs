@@ -13,11 +13,13 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
             format: args.input.format,
             column: args.input.column.clone().unwrap_or(Column::Auto),
             header: args.input.header,
+            expect_column: None,
         },
         solve: SolveOptions {
             strategy: args.solver.solver,
             limits: args.solver.limits(),
             keep_solutions: args.emit_solutions.is_some(),
+            find_redundant: false,
         },
         threads: args.solver.threads,
         batch_size: args.batch_size,

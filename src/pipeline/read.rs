@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::grid::{Grid, ParseError};
+use crate::grid::{CELLS, Grid, ParseError};
 
 /// The longest record kept in memory, in bytes. A longer line becomes one `invalid` record
 /// and the rest of it is skipped without being stored.
@@ -28,6 +28,40 @@ pub struct Record {
     pub line: u64,
     /// The puzzle, or why the record is not one.
     pub input: RecordInput,
+    /// The solution the input states beside the puzzle, when [`ReadOptions::expect_column`]
+    /// asks for one (`validate --expect-column`); `None` otherwise.
+    pub expected: Option<Expected>,
+}
+
+/// A solution stated in the input beside a puzzle (a CSV column such as Kaggle's `solutions`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expected {
+    /// A complete grid.
+    Grid(Grid),
+    /// The row has no such field, or it is empty.
+    Missing,
+    /// The field is not a complete grid: why.
+    Malformed(String),
+}
+
+impl Expected {
+    /// Reads a stated solution from a CSV field: 81 digits `1`-`9`, blanks not allowed.
+    pub fn parse(field: Option<&[u8]>) -> Expected {
+        let Some(field) = field.map(trim_ascii_ws).filter(|f| !f.is_empty()) else {
+            return Expected::Missing;
+        };
+        if field.len() > MAX_RECORD_BYTES {
+            return Expected::Malformed(format!(
+                "{} bytes, longer than the limit of {MAX_RECORD_BYTES} bytes",
+                field.len()
+            ));
+        }
+        match Grid::parse_bytes(field) {
+            Ok(g) if g.is_full() => Expected::Grid(g),
+            Ok(g) => Expected::Malformed(format!("{} blank cells", CELLS - g.clue_count())),
+            Err(e) => Expected::Malformed(e.to_string()),
+        }
+    }
 }
 
 /// What a record holds.
@@ -98,6 +132,9 @@ pub const PUZZLE_COLUMN_NAMES: [&str; 7] = [
     "puzzle", "puzzles", "quizzes", "quiz", "sudoku", "grid", "board",
 ];
 
+/// Column names taken to hold stated solutions when `--expect-column` names none.
+pub const SOLUTION_COLUMN_NAMES: [&str; 2] = ["solution", "solutions"];
+
 /// Where records come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -135,6 +172,9 @@ pub struct ReadOptions {
     pub column: Column,
     /// Header handling (CSV).
     pub header: Header,
+    /// A CSV column holding each puzzle's stated solution, read into [`Record::expected`]
+    /// (`validate --expect-column`). Other formats refuse it with [`ReadError::Usage`].
+    pub expect_column: Option<Column>,
 }
 
 impl Default for ReadOptions {
@@ -143,6 +183,7 @@ impl Default for ReadOptions {
             format: Format::Auto,
             column: Column::Auto,
             header: Header::Auto,
+            expect_column: None,
         }
     }
 }
@@ -254,10 +295,23 @@ impl Reader {
             Format::Auto => guess_format(source),
             f => f,
         };
+        if options.expect_column.is_some() && format != Format::Csv {
+            return Err(ReadError::Usage {
+                path: name,
+                message: "--expect-column needs CSV input (name it .csv or give --format csv)"
+                    .into(),
+            });
+        }
         let records: Box<dyn RecordSource> = match format {
             Format::Text | Format::Auto => Box::new(TextRecords::new(input)),
             Format::Csv => Box::new(
-                CsvRecords::new(input, &options.column, options.header).map_err(|e| match e {
+                CsvRecords::new(
+                    input,
+                    &options.column,
+                    options.header,
+                    options.expect_column.as_ref(),
+                )
+                .map_err(|e| match e {
                     CsvOpenError::Io(e) => io_err(e),
                     CsvOpenError::Usage(message) => ReadError::Usage {
                         path: name.clone(),
@@ -354,6 +408,7 @@ fn invalid(line: u64, bytes: &[u8], reason: impl ToString) -> Record {
             text: shown_text(bytes),
             reason: reason.to_string(),
         },
+        expected: None,
     }
 }
 
@@ -466,6 +521,7 @@ impl<R: BufRead + Send> RecordSource for TextRecords<R> {
                 Ok(g) => Record {
                     line,
                     input: RecordInput::Puzzle(g),
+                    expected: None,
                 },
                 Err(e) => invalid(line, bytes, e),
             }));
@@ -483,6 +539,8 @@ enum CsvOpenError {
 struct CsvRecords<R> {
     reader: csv::Reader<R>,
     column: usize,
+    /// The column of the stated solution, when asked for.
+    expect: Option<usize>,
     record: csv::ByteRecord,
     /// The first row, when it turned out not to be a header.
     pending: Option<csv::ByteRecord>,
@@ -496,7 +554,12 @@ fn csv_io(e: csv::Error) -> io::Error {
 }
 
 impl<R: BufRead> CsvRecords<R> {
-    fn new(input: R, column: &Column, header: Header) -> Result<Self, CsvOpenError> {
+    fn new(
+        input: R,
+        column: &Column,
+        header: Header,
+        expect: Option<&Column>,
+    ) -> Result<Self, CsvOpenError> {
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
@@ -521,6 +584,7 @@ impl<R: BufRead> CsvRecords<R> {
                 Header::No => false,
                 Header::Auto => {
                     matches!(column, Column::Name(_))
+                        || matches!(expect, Some(Column::Name(_)))
                         || !first.iter().any(|f| Grid::parse_bytes(f).is_ok())
                 }
             };
@@ -532,36 +596,54 @@ impl<R: BufRead> CsvRecords<R> {
         } else {
             Vec::new()
         };
-        let column = match column {
-            Column::Index(i) => *i,
-            Column::Auto => PUZZLE_COLUMN_NAMES
-                .iter()
-                .find_map(|want| names.iter().position(|n| n == want))
-                .unwrap_or(0),
-            Column::Name(want) => {
-                let want_lc = want.trim().to_ascii_lowercase();
-                match names.iter().position(|n| *n == want_lc) {
-                    Some(i) => i,
-                    None if !is_header => {
-                        return Err(CsvOpenError::Usage(format!(
-                            "column {want:?} not found: the input has no header row"
-                        )));
-                    }
-                    None => {
-                        return Err(CsvOpenError::Usage(format!(
-                            "column {want:?} not found; the header has: {}",
-                            names.join(", ")
-                        )));
-                    }
-                }
-            }
-        };
+        let column = resolve_column(column, &PUZZLE_COLUMN_NAMES, Some(0), &names, is_header)?;
+        let expect = expect
+            .map(|c| resolve_column(c, &SOLUTION_COLUMN_NAMES, None, &names, is_header))
+            .transpose()?;
         Ok(CsvRecords {
             reader,
             column,
+            expect,
             record: csv::ByteRecord::new(),
             pending: (has_first && !is_header).then_some(first),
         })
+    }
+}
+
+/// The index of `column` given the header's lower-cased `names` (empty without a header).
+/// [`Column::Auto`] takes the first of `auto_names` in the header, else `fallback`.
+fn resolve_column(
+    column: &Column,
+    auto_names: &[&str],
+    fallback: Option<usize>,
+    names: &[String],
+    is_header: bool,
+) -> Result<usize, CsvOpenError> {
+    match column {
+        Column::Index(i) => Ok(*i),
+        Column::Auto => auto_names
+            .iter()
+            .find_map(|want| names.iter().position(|n| n == want))
+            .or(fallback)
+            .ok_or_else(|| {
+                CsvOpenError::Usage(format!(
+                    "no column named {} found for the stated solution",
+                    auto_names.join(" or ")
+                ))
+            }),
+        Column::Name(want) => {
+            let want_lc = want.trim().to_ascii_lowercase();
+            match names.iter().position(|n| *n == want_lc) {
+                Some(i) => Ok(i),
+                None if !is_header => Err(CsvOpenError::Usage(format!(
+                    "column {want:?} not found: the input has no header row"
+                ))),
+                None => Err(CsvOpenError::Usage(format!(
+                    "column {want:?} not found; the header has: {}",
+                    names.join(", ")
+                ))),
+            }
+        }
     }
 }
 
@@ -577,7 +659,8 @@ impl<R: BufRead + Send> RecordSource for CsvRecords<R> {
             return Ok(None);
         }
         let line = self.record.position().map_or(0, |p| p.line());
-        Ok(Some(match self.record.get(self.column) {
+        let expected = self.expect.map(|i| Expected::parse(self.record.get(i)));
+        let mut record = match self.record.get(self.column) {
             None => {
                 let joined = self.record.iter().collect::<Vec<_>>().join(&b","[..]);
                 invalid(
@@ -597,10 +680,13 @@ impl<R: BufRead + Send> RecordSource for CsvRecords<R> {
                 Ok(g) => Record {
                     line,
                     input: RecordInput::Puzzle(g),
+                    expected: None,
                 },
                 Err(e) => invalid(line, field, e),
             },
-        }))
+        };
+        record.expected = expected;
+        Ok(Some(record))
     }
 }
 
@@ -732,6 +818,7 @@ impl<R: BufRead + Send> RecordSource for GridRecords<R> {
                     Ok(g) => Record {
                         line: start,
                         input: RecordInput::Puzzle(g),
+                        expected: None,
                     },
                     Err(e) => invalid(start, &self.text, e),
                 }
@@ -751,7 +838,7 @@ mod tests {
         let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes.to_vec()));
         let mut src: Box<dyn RecordSource> = match format {
             Format::Csv => Box::new(
-                CsvRecords::new(input, &Column::Auto, Header::Auto)
+                CsvRecords::new(input, &Column::Auto, Header::Auto, None)
                     .unwrap_or_else(|_| panic!("csv open")),
             ),
             Format::Grid => Box::new(GridRecords::new(input)),
@@ -831,10 +918,50 @@ mod tests {
     }
 
     #[test]
+    fn csv_reads_the_stated_solution_column() {
+        let sol = "1".repeat(81);
+        let input = format!(
+            "puzzle,Solution\n{P1},{sol}\n{P1},{}\n{P1},\n{P1}\n{P1},12x\n",
+            &P1.replace('.', "1")[..]
+        );
+        let mut src = CsvRecords::new(
+            io::Cursor::new(input.into_bytes()),
+            &Column::Auto,
+            Header::Auto,
+            Some(&Column::Name("solution".into())),
+        )
+        .unwrap_or_else(|_| panic!("csv open"));
+        let mut got = Vec::new();
+        while let Some(r) = src.next_record().unwrap() {
+            got.push(r.expected);
+        }
+        let blanks = P1.replace('.', "1");
+        assert_eq!(blanks.len(), 81);
+        assert_eq!(
+            got,
+            vec![
+                Some(Expected::Grid(sol.parse().unwrap())),
+                Some(Expected::Grid(blanks.parse().unwrap())),
+                Some(Expected::Missing),
+                Some(Expected::Missing),
+                Some(Expected::Malformed(
+                    "cell 3: unexpected character 'x'".into()
+                )),
+            ]
+        );
+        let mut half = P1.to_string();
+        half.replace_range(..1, "1");
+        assert_eq!(
+            Expected::parse(Some(half.as_bytes())),
+            Expected::Malformed("56 blank cells".into())
+        );
+    }
+
+    #[test]
     fn csv_column_name_missing_is_a_usage_error() {
         let input = io::Cursor::new(b"a,b\n1,2\n".to_vec());
         let Err(CsvOpenError::Usage(m)) =
-            CsvRecords::new(input, &Column::Name("puzzle".into()), Header::Auto)
+            CsvRecords::new(input, &Column::Name("puzzle".into()), Header::Auto, None)
         else {
             panic!("expected a usage error")
         };

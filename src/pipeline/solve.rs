@@ -9,7 +9,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::read::{Record, RecordInput};
-use crate::grid::{Conflict, Grid};
+use crate::grid::{CELLS, Conflict, Grid};
 use crate::solver::{Limits, Outcome, Solver, Strategy};
 
 /// What became of one record.
@@ -79,6 +79,10 @@ pub struct SolveOptions {
     pub limits: Limits,
     /// Keep every solution found in [`Row::all_solutions`] (for `--emit-solutions`).
     pub keep_solutions: bool,
+    /// For a puzzle with exactly one solution, also test every clue for redundancy and list the
+    /// redundant ones in [`Row::redundant_clues`] (`validate --minimal`). This runs here, on the
+    /// solver threads, because it costs one more search per clue.
+    pub find_redundant: bool,
 }
 
 /// The result for one record.
@@ -96,6 +100,9 @@ pub struct Row {
     pub conflict: Option<Conflict>,
     /// Every solution found, when [`SolveOptions::keep_solutions`] is set.
     pub all_solutions: Vec<Grid>,
+    /// The 0-based cells of clues that [`redundant_clues`] found, when
+    /// [`SolveOptions::find_redundant`] is set and the puzzle has exactly one solution.
+    pub redundant_clues: Vec<u8>,
 }
 
 impl Row {
@@ -121,6 +128,7 @@ pub fn solve_record(solver: &mut dyn Solver, record: Record, options: &SolveOpti
                 time_ns: 0,
                 conflict: None,
                 all_solutions: Vec::new(),
+                redundant_clues: Vec::new(),
             };
         }
     };
@@ -138,14 +146,47 @@ pub fn solve_record(solver: &mut dyn Solver, record: Record, options: &SolveOpti
     } else {
         None
     };
+    let status = Status::of(&outcome, options.limits);
+    let redundant_clues = if options.find_redundant && status == Status::Unique {
+        redundant_clues(solver, &puzzle, options.limits.guesses)
+    } else {
+        Vec::new()
+    };
     Row {
         record,
-        status: Status::of(&outcome, options.limits),
+        status,
         outcome,
         time_ns,
         conflict,
         all_solutions,
+        redundant_clues,
     }
+}
+
+/// The clues of `puzzle` (which has exactly one solution) that are not needed: removing any one
+/// of them alone from the full puzzle leaves exactly one solution. Each test is a search counting
+/// to 2 within the guess budget `guesses`; a search that runs out of budget proves nothing, so
+/// its clue is not listed. Cells are 0-based, in increasing order.
+pub fn redundant_clues(solver: &mut dyn Solver, puzzle: &Grid, guesses: Option<u64>) -> Vec<u8> {
+    let limits = Limits {
+        solutions: 2,
+        guesses,
+    };
+    let mut out = Vec::new();
+    let mut probe = *puzzle;
+    for cell in 0..CELLS {
+        let digit = puzzle.get(cell);
+        if digit == 0 {
+            continue;
+        }
+        probe.set(cell, 0);
+        let outcome = solver.solve(&probe, limits);
+        if !outcome.aborted && outcome.solutions == 1 {
+            out.push(cell as u8);
+        }
+        probe.set(cell, digit);
+    }
+    out
 }
 
 /// Solves a batch in parallel on the current rayon pool, writing rows in input order to `out`.
@@ -174,6 +215,7 @@ mod tests {
                     reason: format!("{e}"),
                 },
             },
+            expected: None,
         }
     }
 
@@ -203,5 +245,24 @@ mod tests {
             solve_record(&mut *s, record(p), &one).status,
             Status::Solved
         );
+    }
+
+    #[test]
+    fn redundant_clues_are_found_only_when_asked() {
+        let opts = SolveOptions {
+            find_redundant: true,
+            ..SolveOptions::default()
+        };
+        let mut s = opts.strategy.solver();
+        // A minimal puzzle (made by `generate`), then the same with r1c1 of its solution added.
+        let p = "..1.8.....3.519........6.4....9.48...83...........261........647...2....9.8.....5";
+        let row = solve_record(&mut *s, record(p), &opts);
+        assert_eq!((row.status, row.redundant_clues.len()), (Status::Unique, 0));
+        let sol = row.outcome.solution.unwrap().to_string();
+        let more = format!("{}{}", &sol[..1], &p[1..]);
+        let row = solve_record(&mut *s, record(&more), &opts);
+        assert_eq!(row.redundant_clues, vec![0]);
+        let row = solve_record(&mut *s, record(&more), &SolveOptions::default());
+        assert!(row.redundant_clues.is_empty());
     }
 }

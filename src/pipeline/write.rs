@@ -202,6 +202,7 @@ mod tests {
                     text: "a,\"b".into(),
                     reason: "cell 1: unexpected character 'a'".into(),
                 },
+                expected: None,
             };
             w.write_row(&solve_record(&mut *s, rec, &opts)).unwrap();
             w.flush().unwrap();

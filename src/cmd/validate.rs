@@ -1,0 +1,352 @@
+//! `sudoku-batch validate`: proves a whole corpus sound.
+//!
+//! The records go through the same streaming pipeline as `solve` (counting solutions to 2, with
+//! `--minimal`'s redundant-clue search done on the solver threads). This module owns what
+//! happens in the writer: deciding each record's problems ([`Checker`]), writing only the rows
+//! that fail (or all with `--all`) with the extra `problem` column, tallying the problems for
+//! the summary, and the exit code.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use super::{Exit, print_summary};
+use crate::cli::ValidateArgs;
+use crate::grid::Grid;
+use crate::pipeline::read::{Column, Expected, ReadOptions, RecordInput, Source};
+use crate::pipeline::solve::{Row, SolveOptions, Status};
+use crate::pipeline::{self, Config, Output, RunError};
+use crate::progress::thousands;
+use crate::solver::Limits;
+
+/// The report's columns: those of `solve`, then `problem`.
+pub const COLUMNS: [&str; 9] = [
+    "line",
+    "puzzle",
+    "status",
+    "solutions",
+    "solution",
+    "guesses",
+    "time_ns",
+    "error",
+    "problem",
+];
+
+/// The kinds of problem a record can have, in the order they are listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Problem {
+    /// Not a puzzle.
+    Invalid,
+    /// No solution.
+    Unsolvable,
+    /// Two or more solutions.
+    Multiple,
+    /// The guess budget ran out.
+    Aborted,
+    /// `--expect-column`: no stated solution.
+    StatedMissing,
+    /// `--expect-column`: the stated solution is not a complete grid.
+    StatedMalformed,
+    /// `--expect-column`: the stated solution is not the unique solution.
+    StatedDiffers,
+    /// `--minimal`: some clue can be removed.
+    Redundant,
+    /// `--duplicates`: the puzzle appeared earlier.
+    Duplicate,
+    /// `--min-clues`: too few clues.
+    FewClues,
+}
+
+impl Problem {
+    /// Every kind, in the order the summary lists them.
+    pub const ALL: [Problem; 10] = [
+        Problem::Invalid,
+        Problem::Unsolvable,
+        Problem::Multiple,
+        Problem::Aborted,
+        Problem::StatedMissing,
+        Problem::StatedMalformed,
+        Problem::StatedDiffers,
+        Problem::Redundant,
+        Problem::Duplicate,
+        Problem::FewClues,
+    ];
+
+    /// The name used in the summary.
+    pub fn label(self) -> &'static str {
+        match self {
+            Problem::Invalid => "invalid",
+            Problem::Unsolvable => "unsolvable",
+            Problem::Multiple => "multiple",
+            Problem::Aborted => "aborted",
+            Problem::StatedMissing => "stated solution missing",
+            Problem::StatedMalformed => "stated solution malformed",
+            Problem::StatedDiffers => "stated solution differs",
+            Problem::Redundant => "redundant clues",
+            Problem::Duplicate => "duplicate",
+            Problem::FewClues => "too few clues",
+        }
+    }
+}
+
+/// `r3c4` for the 0-based cell 29.
+fn cell_name(cell: usize) -> String {
+    format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
+}
+
+/// Decides each row's problems, in input order, and counts them.
+#[derive(Debug, Default)]
+pub struct Checker {
+    /// `--duplicates`: the line where each puzzle was first seen.
+    seen: Option<HashMap<Grid, u64>>,
+    /// `--min-clues`.
+    min_clues: Option<usize>,
+    /// Records with each kind of problem, indexed as [`Problem::ALL`].
+    counts: [u64; Problem::ALL.len()],
+    /// Records with at least one problem.
+    failed: u64,
+    /// The current row's problem text.
+    text: String,
+}
+
+impl Checker {
+    /// A checker for the options that are checked in the writer.
+    pub fn new(duplicates: bool, min_clues: Option<usize>) -> Checker {
+        Checker {
+            seen: duplicates.then(HashMap::new),
+            min_clues,
+            ..Checker::default()
+        }
+    }
+
+    fn add(&mut self, kind: Problem, text: &str) {
+        if !self.text.is_empty() {
+            self.text.push_str("; ");
+        }
+        self.text.push_str(text);
+        if let Some(i) = Problem::ALL.iter().position(|&k| k == kind) {
+            self.counts[i] += 1;
+        }
+    }
+
+    /// The problems of `row`, joined with `; `; empty when it passes. Must be called once per
+    /// row, in input order (duplicates name the earlier line).
+    pub fn check(&mut self, row: &Row) -> &str {
+        self.text.clear();
+        match row.status {
+            Status::Invalid => self.add(Problem::Invalid, "invalid"),
+            Status::Unsolvable => self.add(Problem::Unsolvable, "unsolvable"),
+            Status::Multiple => self.add(Problem::Multiple, "multiple"),
+            Status::Aborted => self.add(
+                Problem::Aborted,
+                &format!("aborted after {} guesses", row.outcome.guesses),
+            ),
+            Status::Unique | Status::Solved => {}
+        }
+        match &row.record.expected {
+            None => {}
+            Some(Expected::Missing) => self.add(Problem::StatedMissing, "stated solution missing"),
+            Some(Expected::Malformed(why)) => self.add(
+                Problem::StatedMalformed,
+                &format!("stated solution malformed: {why}"),
+            ),
+            Some(Expected::Grid(stated)) => {
+                // Only a unique solution can be compared; other statuses already fail.
+                if let (Status::Unique, Some(solution)) = (row.status, &row.outcome.solution) {
+                    let differs =
+                        (0..crate::grid::CELLS).find(|&i| stated.get(i) != solution.get(i));
+                    if let Some(i) = differs {
+                        self.add(
+                            Problem::StatedDiffers,
+                            &format!(
+                                "stated solution differs at {} (stated {}, solution {})",
+                                cell_name(i),
+                                stated.get(i),
+                                solution.get(i)
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        if !row.redundant_clues.is_empty() {
+            let cells: Vec<String> = row
+                .redundant_clues
+                .iter()
+                .map(|&c| cell_name(c as usize))
+                .collect();
+            self.add(
+                Problem::Redundant,
+                &format!("redundant clues: {}", cells.join(" ")),
+            );
+        }
+        if let RecordInput::Puzzle(puzzle) = &row.record.input {
+            if let Some(seen) = &mut self.seen {
+                let first = *seen.entry(*puzzle).or_insert(row.record.line);
+                if first != row.record.line {
+                    self.add(Problem::Duplicate, &format!("duplicate of line {first}"));
+                }
+            }
+            let clues = puzzle.clue_count();
+            if let Some(min) = self.min_clues.filter(|&min| clues < min) {
+                self.add(
+                    Problem::FewClues,
+                    &format!("{clues} clues, fewer than {min}"),
+                );
+            }
+        }
+        if !self.text.is_empty() {
+            self.failed += 1;
+        }
+        &self.text
+    }
+
+    /// Records that failed so far.
+    pub fn failed(&self) -> u64 {
+        self.failed
+    }
+
+    /// Records with `kind` of problem so far.
+    pub fn count(&self, kind: Problem) -> u64 {
+        Problem::ALL
+            .iter()
+            .position(|&k| k == kind)
+            .map_or(0, |i| self.counts[i])
+    }
+
+    /// Writes the summary line: how many records fail, and why.
+    pub fn write_summary(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.failed == 0 {
+            return writeln!(out, "  every record passes");
+        }
+        let why: Vec<String> = Problem::ALL
+            .iter()
+            .filter(|&&k| self.count(k) > 0)
+            .map(|&k| format!("{} {}", k.label(), thousands(self.count(k))))
+            .collect();
+        writeln!(
+            out,
+            "  {} records fail: {}",
+            thousands(self.failed),
+            why.join(", ")
+        )
+    }
+}
+
+/// Runs `validate`.
+pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
+    let config = Config {
+        read: ReadOptions {
+            format: args.input.format,
+            column: args.input.column.clone().unwrap_or(Column::Auto),
+            header: args.input.header,
+            expect_column: args.expect_column.clone(),
+        },
+        solve: SolveOptions {
+            strategy: args.solver.solver,
+            limits: Limits {
+                solutions: 2,
+                guesses: args.solver.max_guesses,
+            },
+            keep_solutions: false,
+            find_redundant: args.minimal,
+        },
+        threads: args.solver.threads,
+        batch_size: args.batch_size,
+        progress: args.output.progress(),
+        ..Config::new(
+            Source::from_arg(args.input.input.as_deref()),
+            Output::from_arg(args.output.output.as_deref()),
+        )
+    };
+    let mut checker = Checker::new(args.duplicates, args.min_clues);
+    let all = args.all;
+    let summary = pipeline::run_with(&config, &COLUMNS, |w, row| {
+        let problem = checker.check(row);
+        if problem.is_empty() && !all {
+            return Ok(());
+        }
+        w.write_row_fields(row)?;
+        w.field(problem.as_bytes())?;
+        w.end_record()
+    })?;
+    if args.output.summary() {
+        print_summary(&summary);
+        let _ = checker.write_summary(&mut std::io::stderr().lock());
+    }
+    Ok(if summary.interrupted {
+        Exit::Interrupted
+    } else if checker.failed() > 0 {
+        Exit::Failed
+    } else {
+        Exit::Ok
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::read::Record;
+    use crate::pipeline::solve::solve_record;
+
+    fn row(line: u64, text: &str, expected: Option<Expected>) -> Row {
+        let opts = SolveOptions {
+            find_redundant: true,
+            ..SolveOptions::default()
+        };
+        let record = Record {
+            line,
+            input: match text.parse() {
+                Ok(g) => RecordInput::Puzzle(g),
+                Err(e) => RecordInput::Invalid {
+                    text: text.into(),
+                    reason: format!("{e}"),
+                },
+            },
+            expected,
+        };
+        solve_record(&mut *opts.strategy.solver(), record, &opts)
+    }
+
+    /// A minimal puzzle (made by `generate`) with 23 clues.
+    const P: &str =
+        "..1.8.....3.519........6.4....9.48...83...........261........647...2....9.8.....5";
+
+    #[test]
+    fn columns_are_those_of_solve_then_problem() {
+        assert_eq!(COLUMNS[..8], crate::pipeline::write::COLUMNS);
+        assert_eq!(COLUMNS[8], "problem");
+    }
+
+    #[test]
+    fn problems_are_joined_and_counted() {
+        let mut c = Checker::new(true, Some(30));
+        let sound = row(3, P, None);
+        let solution = sound.outcome.solution.unwrap();
+        assert_eq!(c.check(&sound), "23 clues, fewer than 30");
+        let mut wrong = solution;
+        wrong.set(3, if solution.get(3) == 1 { 2 } else { 1 });
+        assert_eq!(
+            c.check(&row(9, P, Some(Expected::Grid(wrong)))),
+            format!(
+                "stated solution differs at r1c4 (stated {}, solution {}); duplicate of line 3; \
+                 23 clues, fewer than 30",
+                wrong.get(3),
+                solution.get(3)
+            )
+        );
+        assert_eq!(
+            c.check(&row(10, "12x", Some(Expected::Missing))),
+            "invalid; stated solution missing"
+        );
+        assert_eq!(c.failed(), 3);
+        assert_eq!(c.count(Problem::FewClues), 2);
+        assert_eq!(c.count(Problem::Duplicate), 1);
+        let mut out = Vec::new();
+        c.write_summary(&mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "  3 records fail: invalid 1, stated solution missing 1, stated solution differs 1, \
+             duplicate 1, too few clues 2\n"
+        );
+    }
+}
