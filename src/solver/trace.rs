@@ -20,6 +20,16 @@ pub(crate) enum Reason {
     LastAlternative,
 }
 
+impl Reason {
+    /// The words used in traces.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Reason::NakedSingle => "naked single",
+            Reason::LastAlternative => "last alternative",
+        }
+    }
+}
+
 /// Receives the steps of one search. Cells are 0-based row-major indices.
 pub(crate) trait Trace {
     /// `digit` is placed in `cell` for `reason` (not counted as a guess).
