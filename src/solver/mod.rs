@@ -10,8 +10,15 @@
 //! including puzzles whose clues conflict (zero solutions), and on the solution of every puzzle
 //! that has exactly one.
 
+mod backtrack;
+mod bitmask;
+mod candidates;
 mod singles;
+pub(crate) mod trace;
 
+pub use backtrack::BacktrackSolver;
+pub use bitmask::BitmaskSolver;
+pub use candidates::CandidatesSolver;
 pub use singles::SinglesSolver;
 
 use crate::grid::Grid;
@@ -81,16 +88,33 @@ pub enum Strategy {
     /// candidates, copy-on-branch recursion.
     #[default]
     Singles,
+    /// Plain backtracking: empty cells in row-major order, digits 1 to 9 checked against the
+    /// row, column and box; no propagation. Slow on hard puzzles: give it a guess budget.
+    Backtrack,
+    /// Candidate lists with an undo log, naked-single propagation, branching on the cell with
+    /// the fewest candidates.
+    Candidates,
+    /// Bitmask candidates, naked singles, branching on the cell with the fewest candidates,
+    /// saved states on an explicit stack.
+    Bitmask,
 }
 
 impl Strategy {
     /// Every strategy, in the order they are listed to users.
-    pub const ALL: &'static [Strategy] = &[Strategy::Singles];
+    pub const ALL: &'static [Strategy] = &[
+        Strategy::Singles,
+        Strategy::Backtrack,
+        Strategy::Candidates,
+        Strategy::Bitmask,
+    ];
 
     /// Builds a new solver of this strategy.
     pub fn solver(self) -> Box<dyn Solver> {
         match self {
             Strategy::Singles => Box::new(SinglesSolver::new()),
+            Strategy::Backtrack => Box::new(BacktrackSolver::new()),
+            Strategy::Candidates => Box::new(CandidatesSolver::new()),
+            Strategy::Bitmask => Box::new(BitmaskSolver::new()),
         }
     }
 
@@ -98,6 +122,9 @@ impl Strategy {
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Singles => "singles",
+            Strategy::Backtrack => "backtrack",
+            Strategy::Candidates => "candidates",
+            Strategy::Bitmask => "bitmask",
         }
     }
 }
