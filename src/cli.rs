@@ -16,6 +16,13 @@ Exit codes:
   2    usage or I/O error (unreadable input, unwritable output)
   130  interrupted (Ctrl-C or SIGTERM); the rows written so far are complete";
 
+/// Exit codes of `explain`.
+pub const EXPLAIN_EXIT_CODES: &str = "\
+Exit codes:
+  0  the puzzle was explained (solvable or not)
+  1  the record is not a puzzle
+  2  usage or I/O error (no record at --line, unreadable input, a strategy that cannot be traced)";
+
 /// Solve, validate and benchmark large Sudoku corpora.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-batch", version, after_help = EXIT_CODES)]
@@ -35,6 +42,10 @@ pub enum Command {
     /// puzzle; error says why). Rows come in input order whatever the thread count.
     #[command(after_help = EXIT_CODES)]
     Solve(SolveArgs),
+    /// Show step by step how one puzzle is solved: candidates, forced placements, guesses, dead
+    /// ends, the solution and totals.
+    #[command(after_help = EXPLAIN_EXIT_CODES)]
+    Explain(ExplainArgs),
     /// Write minimal puzzles with exactly one solution, one 81-character line each.
     ///
     /// The same --seed gives the same output whatever --threads. Options can ask for a
@@ -266,4 +277,46 @@ pub struct ValidateArgs {
     /// Records per batch handed to the solver threads.
     #[arg(long, value_name = "N", default_value_t = 4096, hide = true)]
     pub batch_size: usize,
+}
+
+/// Arguments of `explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The puzzle: 81 cells, `1`-`9` and `.` `0` `_` for blanks. Omit it to take the record at
+    /// --line of --input.
+    #[arg(required_unless_present = "input", conflicts_with = "input")]
+    pub puzzle: Option<String>,
+
+    /// Read the puzzle from this file (any format `solve` reads; `-` for stdin).
+    #[arg(long, requires = "line", value_name = "FILE")]
+    pub input: Option<PathBuf>,
+
+    /// The line of --input where the record starts (the `line` column of `solve`).
+    #[arg(long, requires = "input", value_name = "N")]
+    pub line: Option<u64>,
+
+    /// Input format of --input (as for `solve`).
+    #[arg(long, value_enum, default_value_t = Format::Auto)]
+    pub input_format: Format,
+
+    /// CSV column of --input holding the puzzle (as for `solve`).
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<Column>,
+
+    /// Whose steps to show: bitmask (naked singles, fewest-candidates branching), candidates
+    /// (candidate lists with undo) or backtrack (plain cell-by-cell search).
+    #[arg(long, value_enum, default_value_t = Strategy::Bitmask)]
+    pub solver: Strategy,
+
+    /// Output format: readable text, or one JSON object per step (JSON lines).
+    #[arg(long, value_enum, default_value_t = crate::explain::ExplainFormat::Text)]
+    pub format: crate::explain::ExplainFormat,
+
+    /// Print at most N steps; the totals still count every step.
+    #[arg(long, value_name = "N", default_value_t = crate::explain::ExplainOptions::DEFAULT_MAX_STEPS)]
+    pub max_steps: u64,
+
+    /// Give up after N guesses.
+    #[arg(long, value_name = "N")]
+    pub max_guesses: Option<u64>,
 }

@@ -1,5 +1,6 @@
 //! The subcommands: each turns parsed arguments into a library call and an exit code.
 
+mod explain;
 mod generate;
 mod solve;
 mod validate;
@@ -33,6 +34,7 @@ impl From<Exit> for ExitCode {
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Explain(args) => explain::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Validate(args) => validate::run(args),
     };

@@ -1,0 +1,85 @@
+//! `sudoku-batch explain`: the step trace of one puzzle, given on the command line or taken
+//! from a line of an input file.
+
+use std::io::{self, Write};
+
+use super::{Exit, write_error};
+use crate::cli::ExplainArgs;
+use crate::explain::{ExplainError, ExplainOptions, can_explain, explain};
+use crate::grid::Grid;
+use crate::pipeline::RunError;
+use crate::pipeline::read::{Column, ReadError, ReadOptions, Reader, RecordInput, Source};
+
+/// Runs `explain`.
+pub fn run(args: ExplainArgs) -> Result<Exit, RunError> {
+    if !can_explain(args.solver) {
+        return Err(usage(format!(
+            "the {} strategy cannot be traced; use bitmask, candidates or backtrack",
+            args.solver
+        )));
+    }
+    let puzzle: Grid = match (&args.puzzle, &args.input, args.line) {
+        (Some(text), _, _) => match text.parse() {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("sudoku-batch: not a puzzle: {e}");
+                return Ok(Exit::Failed);
+            }
+        },
+        (None, Some(path), Some(line)) => {
+            let source = Source::from_arg(Some(path));
+            let options = ReadOptions {
+                format: args.input_format,
+                column: args.column.clone().unwrap_or(Column::Auto),
+                ..ReadOptions::default()
+            };
+            let mut reader = Reader::open(&source, &options)?;
+            let record = loop {
+                match reader.next_record()? {
+                    Some(r) if r.line == line => break r,
+                    Some(r) if r.line > line => return Err(no_record(&source, line)),
+                    Some(_) => {}
+                    None => return Err(no_record(&source, line)),
+                }
+            };
+            match record.input {
+                RecordInput::Puzzle(g) => g,
+                RecordInput::Invalid { reason, .. } => {
+                    eprintln!(
+                        "sudoku-batch: {} line {line} is not a puzzle: {reason}",
+                        source.display_name()
+                    );
+                    return Ok(Exit::Failed);
+                }
+            }
+        }
+        _ => return Err(usage("give a PUZZLE, or --input FILE with --line N".into())),
+    };
+    let options = ExplainOptions {
+        strategy: args.solver,
+        format: args.format,
+        max_steps: args.max_steps,
+        max_guesses: args.max_guesses,
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let result = explain(&puzzle, &options, &mut out).and_then(|_| Ok(out.flush()?));
+    match result {
+        Ok(()) => Ok(Exit::Ok),
+        Err(ExplainError::Io(e)) => Err(write_error("<stdout>".into(), e)),
+        Err(e) => Err(usage(e.to_string())),
+    }
+}
+
+fn usage(message: String) -> RunError {
+    RunError::Read(ReadError::Usage {
+        path: "explain".into(),
+        message,
+    })
+}
+
+fn no_record(source: &Source, line: u64) -> RunError {
+    RunError::Read(ReadError::Usage {
+        path: source.display_name(),
+        message: format!("no record starts at line {line}"),
+    })
+}
