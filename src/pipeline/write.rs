@@ -53,6 +53,14 @@ impl<W: Write> RowWriter<W> {
         Ok(RowWriter { csv })
     }
 
+    /// A writer that appends rows to an output which already has its header (`--resume`).
+    pub fn appending(out: W) -> Self {
+        let csv = csv::WriterBuilder::new()
+            .buffer_capacity(256 * 1024)
+            .from_writer(out);
+        RowWriter { csv }
+    }
+
     /// Writes one results row (the [`COLUMNS`]).
     pub fn write_row(&mut self, row: &Row) -> io::Result<()> {
         self.write_row_fields(row)?;
