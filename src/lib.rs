@@ -22,6 +22,7 @@
 
 pub mod cli;
 pub mod cmd;
+pub mod fuzz_targets;
 pub mod generate;
 pub mod grid;
 pub mod pipeline;

@@ -234,7 +234,6 @@ impl Reader {
             path: name.clone(),
             source: e,
         };
-        let progress = Arc::new(AtomicU64::new(0));
         let (raw, size): (Box<dyn Read + Send>, Option<u64>) = match source {
             Source::Stdin => (Box::new(io::stdin()), None),
             Source::Path(p) => {
@@ -249,6 +248,49 @@ impl Reader {
                 (Box::new(file), Some(meta.len()).filter(|&n| n > 0))
             }
         };
+        let format = match options.format {
+            Format::Auto => guess_format(source),
+            f => f,
+        };
+        Reader::from_parts(name, raw, size, format, options)
+    }
+
+    /// Reads records from any byte stream (a file already open, a socket, bytes in memory):
+    /// gzip is detected as for files; `Format::Auto` reads text. `name` is used in messages.
+    ///
+    /// ```
+    /// use sudoku_batch::pipeline::read::{ReadOptions, Reader};
+    /// let input = &b"# two puzzles\n..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..\nxyz\n"[..];
+    /// let records: Vec<_> = Reader::from_reader("memory", input, &ReadOptions::default())
+    ///     .unwrap()
+    ///     .collect::<Result<_, _>>()
+    ///     .unwrap();
+    /// assert_eq!(records.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 3]);
+    /// ```
+    pub fn from_reader(
+        name: &str,
+        input: impl Read + Send + 'static,
+        options: &ReadOptions,
+    ) -> Result<Reader, ReadError> {
+        let format = match options.format {
+            Format::Auto => Format::Text,
+            f => f,
+        };
+        Reader::from_parts(name.to_string(), Box::new(input), None, format, options)
+    }
+
+    fn from_parts(
+        name: String,
+        raw: Box<dyn Read + Send>,
+        size: Option<u64>,
+        format: Format,
+        options: &ReadOptions,
+    ) -> Result<Reader, ReadError> {
+        let io_err = |e| ReadError::Io {
+            path: name.clone(),
+            source: e,
+        };
+        let progress = Arc::new(AtomicU64::new(0));
         let counting = Counting {
             inner: raw,
             count: progress.clone(),
@@ -265,10 +307,6 @@ impl Reader {
             ))
         } else {
             Box::new(buffered)
-        };
-        let format = match options.format {
-            Format::Auto => guess_format(source),
-            f => f,
         };
         let records: Box<dyn RecordSource> = match format {
             Format::Text | Format::Auto => Box::new(TextRecords::new(input)),
