@@ -114,8 +114,9 @@ pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<
     if summary.resumed > 0 {
         writeln!(
             out,
-            "  resumed: {} records were already in the output",
-            thousands(summary.resumed)
+            "  resumed: {} records were already in the output ({} invalid)",
+            thousands(summary.resumed),
+            thousands(summary.resumed_invalid)
         )?;
     }
     let counts: Vec<String> = Status::ALL

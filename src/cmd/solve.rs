@@ -36,7 +36,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
     }
     Ok(if summary.interrupted {
         Exit::Interrupted
-    } else if summary.count(Status::Invalid) > 0 {
+    } else if summary.count(Status::Invalid) + summary.resumed_invalid > 0 {
         Exit::Failed
     } else {
         Exit::Ok

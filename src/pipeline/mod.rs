@@ -135,6 +135,8 @@ pub struct Summary {
     pub interrupted: bool,
     /// Records skipped because the output already held their rows (`--resume`).
     pub resumed: u64,
+    /// Of those, rows whose status is `invalid`.
+    pub resumed_invalid: u64,
 }
 
 impl Summary {
@@ -256,7 +258,9 @@ where
         });
     };
     let (mut reader, resumed) = opened?;
-    let resumed_rows = resumed.as_ref().map_or(0, |(point, _)| point.rows);
+    let resumed_rows = resumed
+        .as_ref()
+        .map_or((0, 0), |(point, _)| (point.rows, point.invalid));
     let mut writer = match resumed {
         Some((_, Some(file))) => {
             let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(256 * 1024, file));
@@ -379,7 +383,7 @@ where
         })?;
     }
     summary.interrupted = interrupted;
-    summary.resumed = resumed_rows;
+    (summary.resumed, summary.resumed_invalid) = resumed_rows;
     summary.wall = started.elapsed();
     Ok(summary)
 }

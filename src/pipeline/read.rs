@@ -4,7 +4,9 @@
 //! Formats: text (one puzzle per line), CSV (one column holds the puzzle) and grid blocks (nine
 //! rows of nine cells). A record that is not a puzzle becomes [`RecordInput::Invalid`] with the
 //! reason, never an error: only I/O failures stop reading. No record is buffered beyond
-//! [`MAX_RECORD_BYTES`], so memory stays flat whatever the input holds.
+//! [`MAX_RECORD_BYTES`], so memory stays flat whatever the input holds: lines are split by a
+//! capped line reader, and CSV by a bounded RFC 4180 splitter of our own (the `csv` crate would
+//! buffer a whole record, however long).
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};

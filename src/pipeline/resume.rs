@@ -24,6 +24,9 @@ pub struct ResumePoint {
     pub keep_bytes: u64,
     /// True when the file holds a header (so appending must not write one).
     pub has_header: bool,
+    /// Complete rows whose `status` is `invalid` (when the header has a `status` column), so
+    /// that the exit code of a resumed run covers the whole file.
+    pub invalid: u64,
 }
 
 /// Why an existing output cannot be resumed.
@@ -76,11 +79,11 @@ pub fn scan(path: &Path, header: &[&str]) -> Result<ResumePoint, ResumeError> {
         )));
     }
     let mut point = ResumePoint {
-        rows: 0,
-        last_line: 0,
         keep_bytes: header_len as u64,
         has_header: true,
+        ..ResumePoint::default()
     };
+    let status_column = header.iter().position(|&h| h == "status");
     let mut row_number = 1u64;
     loop {
         let n = read_row(&mut input, &mut buf)?;
@@ -90,13 +93,14 @@ pub fn scan(path: &Path, header: &[&str]) -> Result<ResumePoint, ResumeError> {
         row_number += 1;
         let complete = buf.ends_with(b"\n");
         let fields = if complete {
-            parse_row(trim_eol(&buf), header.len())
+            parse_row(trim_eol(&buf), header.len(), status_column)
         } else {
             None
         };
         match fields {
-            Some(line) => {
+            Some((line, invalid)) => {
                 point.rows += 1;
+                point.invalid += u64::from(invalid);
                 point.last_line = line;
                 point.keep_bytes += n as u64;
             }
@@ -155,9 +159,10 @@ fn trim_eol(row: &[u8]) -> &[u8] {
     row.strip_suffix(b"\r").unwrap_or(row)
 }
 
-/// The `line` (first field) of a complete row with `want` fields, or `None` when the row is
-/// damaged (wrong field count, unbalanced quotes, a `line` that is not a number).
-fn parse_row(row: &[u8], want: usize) -> Option<u64> {
+/// The `line` (first field) of a complete row with `want` fields and whether its status (the
+/// field at `status`) is `invalid`, or `None` when the row is damaged (wrong field count,
+/// unbalanced quotes, a `line` that is not a number).
+fn parse_row(row: &[u8], want: usize, status: Option<usize>) -> Option<(u64, bool)> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -172,7 +177,8 @@ fn parse_row(row: &[u8], want: usize) -> Option<u64> {
         return None;
     }
     let line = std::str::from_utf8(record.get(0)?).ok()?;
-    line.parse().ok()
+    let invalid = status.and_then(|i| record.get(i)) == Some(b"invalid");
+    Some((line.parse().ok()?, invalid))
 }
 
 #[cfg(test)]
