@@ -163,6 +163,12 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub emit_solutions: Option<PathBuf>,
 
+    /// Resume an interrupted run: keep the complete rows already in OUTPUT (needs -o), skip as
+    /// many input records (checking that the last one matches), and append the rest. A damaged
+    /// last row is redone; a missing or empty OUTPUT starts afresh.
+    #[arg(long, requires = "output", conflicts_with = "emit_solutions")]
+    pub resume: bool,
+
     /// Records per batch handed to the solver threads.
     #[arg(long, value_name = "N", default_value_t = 4096, hide = true)]
     pub batch_size: usize,

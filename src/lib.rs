@@ -23,6 +23,7 @@
 pub mod cli;
 pub mod cmd;
 pub mod explain;
+pub mod fuzz_targets;
 pub mod generate;
 pub mod grid;
 pub mod pipeline;

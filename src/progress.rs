@@ -111,6 +111,14 @@ pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<
             ""
         }
     )?;
+    if summary.resumed > 0 {
+        writeln!(
+            out,
+            "  resumed: {} records were already in the output ({} invalid)",
+            thousands(summary.resumed),
+            thousands(summary.resumed_invalid)
+        )?;
+    }
     let counts: Vec<String> = Status::ALL
         .iter()
         .map(|&s| format!("{} {}", s, thousands(summary.count(s))))

@@ -6,6 +6,8 @@ mod solve;
 mod validate;
 
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::cli::{Cli, Command};
 use crate::pipeline::RunError;
@@ -46,6 +48,22 @@ pub fn run(cli: Cli) -> ExitCode {
             Exit::Error.into()
         }
     }
+}
+
+/// Installs the Ctrl-C / SIGTERM handler and returns the flag it sets. The first signal asks the
+/// pipeline to stop at the next batch boundary (rows already solved are written and flushed);
+/// a second one exits at once with code 130, possibly leaving a partial last row that
+/// `--resume` redoes. `None` when a handler cannot be installed (one already is).
+pub fn stop_on_signal() -> Option<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(Exit::Interrupted as i32);
+        }
+    })
+    .ok()?;
+    Some(stop)
 }
 
 /// Prints the end-of-run summary on stderr.

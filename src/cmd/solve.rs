@@ -1,6 +1,6 @@
 //! `sudoku-batch solve`: the streaming pipeline with CSV results.
 
-use super::{Exit, print_summary};
+use super::{Exit, print_summary, stop_on_signal};
 use crate::cli::SolveArgs;
 use crate::pipeline::read::{Column, ReadOptions, Source};
 use crate::pipeline::solve::{SolveOptions, Status};
@@ -25,6 +25,8 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
         batch_size: args.batch_size,
         progress: args.output.progress(),
         emit_solutions: args.emit_solutions.clone(),
+        stop: stop_on_signal(),
+        resume: args.resume,
         ..Config::new(
             Source::from_arg(args.input.input.as_deref()),
             Output::from_arg(args.output.output.as_deref()),
@@ -36,7 +38,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
     }
     Ok(if summary.interrupted {
         Exit::Interrupted
-    } else if summary.count(Status::Invalid) > 0 {
+    } else if summary.count(Status::Invalid) + summary.resumed_invalid > 0 {
         Exit::Failed
     } else {
         Exit::Ok

@@ -5,17 +5,23 @@
 //! a writer thread writes the rows, flushes at every batch boundary, updates the progress bar
 //! and tallies the [`Summary`]. Bounded channels keep at most a few batches in memory, so memory
 //! does not grow with the corpus.
+//!
+//! Stopping ([`Config::stop`], set on Ctrl-C): no new batch is solved once the flag is seen;
+//! the rows of batches already solved are written and flushed, so the output is a prefix of the
+//! full result, and the run returns without waiting for a reader blocked on its input.
+//! Resuming ([`Config::resume`]): see [`resume`].
 
 pub mod read;
+pub mod resume;
 pub mod solve;
 pub mod write;
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Seek, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{RecvTimeoutError, TryRecvError, sync_channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -85,8 +91,13 @@ pub struct Config {
     pub progress: bool,
     /// Also write every solution found to this file as `line,index,solution`.
     pub emit_solutions: Option<PathBuf>,
-    /// Set to stop reading at the next batch boundary (Ctrl-C).
+    /// Set to stop at the next batch boundary (Ctrl-C): rows already solved are written and
+    /// flushed, the batch being read is dropped, and [`Summary::interrupted`] is set.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Resume into an existing output file (which must be [`Output::Path`]): keep its complete
+    /// rows, skip as many input records, append the rest. Only for writers that give exactly
+    /// one row per record (`solve`).
+    pub resume: bool,
 }
 
 impl Config {
@@ -102,6 +113,7 @@ impl Config {
             progress: false,
             emit_solutions: None,
             stop: None,
+            resume: false,
         }
     }
 }
@@ -121,6 +133,10 @@ pub struct Summary {
     pub wall: Duration,
     /// True when the run was stopped before the end of the input.
     pub interrupted: bool,
+    /// Records skipped because the output already held their rows (`--resume`).
+    pub resumed: u64,
+    /// Of those, rows whose status is `invalid`.
+    pub resumed_invalid: u64,
 }
 
 impl Summary {
@@ -167,6 +183,14 @@ pub enum RunError {
     /// The thread pool could not be built.
     #[error("cannot start worker threads: {0}")]
     Threads(String),
+    /// The output to resume does not fit the input or the command.
+    #[error("{path}: cannot resume: {message}")]
+    Resume {
+        /// The output's name.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl RunError {
@@ -198,27 +222,60 @@ where
 {
     let started = Instant::now();
     let pool = thread_pool(config.threads)?;
-    let mut reader = Reader::open(&config.source, &config.read)?;
     let out_name = config.output.display_name();
-    let mut writer =
-        RowWriter::new(config.output.open()?, header).map_err(|e| RunError::Write {
-            path: out_name.clone(),
-            source: e,
-        })?;
+    let write_err = |path: &str| {
+        let path = path.to_string();
+        move |e| RunError::Write { path, source: e }
+    };
+    // Opening reads the start of the input (gzip magic, CSV header) and resuming skips
+    // records: either may wait forever on an idle stdin, so they run on their own thread and a
+    // stop is honoured meanwhile.
+    let opening = {
+        let config = config.clone();
+        let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+        move || -> Result<_, RunError> {
+            let mut reader = Reader::open(&config.source, &config.read)?;
+            let header: Vec<&str> = header.iter().map(String::as_str).collect();
+            let resumed = if config.resume {
+                Some(skip_done_records(&config, &header, &mut reader)?)
+            } else {
+                None
+            };
+            Ok((reader, resumed))
+        }
+    };
+    let Some(opened) = until_stopped(config.stop.as_deref(), opening)? else {
+        if !config.resume {
+            // Still leave a valid (empty) CSV behind.
+            let mut writer =
+                RowWriter::new(config.output.open()?, header).map_err(write_err(&out_name))?;
+            writer.flush().map_err(write_err(&out_name))?;
+        }
+        return Ok(Summary {
+            interrupted: true,
+            wall: started.elapsed(),
+            ..Summary::default()
+        });
+    };
+    let (mut reader, resumed) = opened?;
+    let resumed_rows = resumed
+        .as_ref()
+        .map_or((0, 0), |(point, _)| (point.rows, point.invalid));
+    let mut writer = match resumed {
+        Some((_, Some(file))) => {
+            let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(256 * 1024, file));
+            RowWriter::appending(out)
+        }
+        _ => RowWriter::new(config.output.open()?, header).map_err(write_err(&out_name))?,
+    };
     let mut solutions = match &config.emit_solutions {
         Some(p) => {
             let name = p.display().to_string();
-            let file = File::create(p).map_err(|e| RunError::Write {
-                path: name.clone(),
-                source: e,
-            })?;
+            let file = File::create(p).map_err(write_err(&name))?;
             let w: Box<dyn Write + Send> = Box::new(BufWriter::new(file));
             Some((
                 name.clone(),
-                RowWriter::new(w, &SOLUTION_COLUMNS).map_err(|e| RunError::Write {
-                    path: name,
-                    source: e,
-                })?,
+                RowWriter::new(w, &SOLUTION_COLUMNS).map_err(write_err(&name))?,
             ))
         }
         None => None,
@@ -234,6 +291,12 @@ where
     let (batch_tx, batch_rx) = sync_channel::<Vec<Record>>(2);
     let (row_tx, row_rx) = sync_channel::<Vec<Row>>(2);
     let stop = config.stop.clone();
+    let stopped = || {
+        config
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    };
 
     let reader_thread = thread::Builder::new()
         .name("reader".into())
@@ -243,71 +306,172 @@ where
                     return Ok(true);
                 }
                 let mut batch = Vec::with_capacity(batch_size);
-                if !reader.read_batch(&mut batch, batch_size)? {
-                    return Ok(false);
+                // A read error after some records: send those first, then report it, so the
+                // rows before a truncated gzip stream are all written.
+                let (more, error) = match reader.read_batch(&mut batch, batch_size) {
+                    Ok(more) => (more, None),
+                    Err(e) => (!batch.is_empty(), Some(e)),
+                };
+                if more && batch_tx.send(batch).is_err() {
+                    return Ok(false); // the solver stopped: the writer failed or a stop
                 }
-                if batch_tx.send(batch).is_err() {
-                    return Ok(false); // the solver stopped: the writer failed
+                if let Some(e) = error {
+                    return Err(e);
+                }
+                if !more {
+                    return Ok(false);
                 }
             }
         })
         .map_err(|e| RunError::Threads(e.to_string()))?;
 
     let mut write = write;
+    let mut interrupted = false;
     let written = thread::scope(|scope| {
         let writer_thread = scope.spawn(move || -> Result<Summary, RunError> {
             let mut summary = Summary::default();
             for rows in row_rx {
                 for row in &rows {
-                    write(&mut writer, row).map_err(|e| RunError::Write {
-                        path: out_name.clone(),
-                        source: e,
-                    })?;
+                    write(&mut writer, row).map_err(write_err(&out_name))?;
                     if let Some((name, w)) = &mut solutions {
-                        w.write_solutions(row).map_err(|e| RunError::Write {
-                            path: name.clone(),
-                            source: e,
-                        })?;
+                        w.write_solutions(row).map_err(write_err(name))?;
                     }
                     summary.add(row);
                 }
-                writer.flush().map_err(|e| RunError::Write {
-                    path: out_name.clone(),
-                    source: e,
-                })?;
+                writer.flush().map_err(write_err(&out_name))?;
                 if let Some((name, w)) = &mut solutions {
-                    w.flush().map_err(|e| RunError::Write {
-                        path: name.clone(),
-                        source: e,
-                    })?;
+                    w.flush().map_err(write_err(name))?;
                 }
                 progress.update(summary.records);
             }
             progress.finish();
             Ok(summary)
         });
-        for batch in batch_rx {
+        loop {
+            // Poll, rather than block on the reader, so that a stop is seen even while the
+            // reader waits on an input that gives nothing (a terminal, an idle pipe).
+            if stopped() {
+                interrupted = !matches!(batch_rx.try_recv(), Err(TryRecvError::Disconnected));
+                break;
+            }
+            let batch = match batch_rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(batch) => batch,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             let mut rows = Vec::with_capacity(batch.len());
             pool.install(|| solve_batch(batch, &config.solve, &mut rows));
             if row_tx.send(rows).is_err() {
                 break; // the writer failed; its error is reported below
             }
         }
+        drop(batch_rx);
         drop(row_tx);
         writer_thread
             .join()
             .unwrap_or_else(|_| Err(RunError::Threads("the writer thread panicked".into())))
     });
-    // On a write error, return at once: the reader may be blocked on an input that never
-    // ends (a terminal), so it is not waited for.
+    // On a write error or a stop, return at once: the reader may be blocked on an input that
+    // never ends (a terminal), so it is not waited for.
     let mut summary = written?;
-    let interrupted = reader_thread.join().unwrap_or_else(|_| {
-        Err(ReadError::Io {
-            path: config.source.display_name(),
-            source: io::Error::other("the reader thread panicked"),
-        })
-    })?;
+    if !interrupted {
+        interrupted = reader_thread.join().unwrap_or_else(|_| {
+            Err(ReadError::Io {
+                path: config.source.display_name(),
+                source: io::Error::other("the reader thread panicked"),
+            })
+        })?;
+    }
     summary.interrupted = interrupted;
+    (summary.resumed, summary.resumed_invalid) = resumed_rows;
     summary.wall = started.elapsed();
     Ok(summary)
+}
+
+/// Runs `f` on its own thread and waits for it, unless `stop` is set first: then returns `None`
+/// at once and leaves the thread to finish (or block) on its own.
+fn until_stopped<T: Send + 'static>(
+    stop: Option<&AtomicBool>,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<Option<T>, RunError> {
+    let (tx, rx) = sync_channel(1);
+    thread::Builder::new()
+        .name("opener".into())
+        .spawn(move || {
+            let _ = tx.send(f());
+        })
+        .map_err(|e| RunError::Threads(e.to_string()))?;
+    loop {
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Ok(None);
+        }
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(value) => return Ok(Some(value)),
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(RunError::Threads("the input thread panicked".into()));
+            }
+        }
+    }
+}
+
+/// For `--resume`: reads what the output already holds, skips as many input records and checks
+/// that the last one skipped is the record of the output's last row. Returns the resume point
+/// and, when rows are kept, the output file cut after its last complete row and positioned at
+/// its end. Nothing is changed on disk unless every check passes.
+fn skip_done_records(
+    config: &Config,
+    header: &[&str],
+    reader: &mut Reader,
+) -> Result<(resume::ResumePoint, Option<File>), RunError> {
+    let name = config.output.display_name();
+    let fail = |message: String| RunError::Resume {
+        path: name.clone(),
+        message,
+    };
+    let Output::Path(path) = &config.output else {
+        return Err(fail("--resume needs an output file (-o FILE)".into()));
+    };
+    if config.emit_solutions.is_some() {
+        return Err(fail(
+            "--resume cannot be combined with --emit-solutions".into(),
+        ));
+    }
+    let point = resume::scan(path, header).map_err(|e| fail(e.to_string()))?;
+    let mut last_line = 0;
+    for done in 0..point.rows {
+        match reader.next_record()? {
+            Some(record) => last_line = record.line,
+            None => {
+                return Err(fail(format!(
+                    "OUTPUT does not match INPUT: it has {} rows but {} has only {done} records",
+                    point.rows,
+                    reader.name()
+                )));
+            }
+        }
+    }
+    if last_line != point.last_line {
+        return Err(fail(format!(
+            "OUTPUT does not match INPUT: its last row is for line {}, but record {} of {} \
+             is on line {last_line}",
+            point.last_line,
+            point.rows,
+            reader.name()
+        )));
+    }
+    if !point.has_header {
+        return Ok((point, None));
+    }
+    let write_err = |e| RunError::Write {
+        path: name.clone(),
+        source: e,
+    };
+    let mut file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(write_err)?;
+    file.set_len(point.keep_bytes).map_err(write_err)?;
+    file.seek(io::SeekFrom::End(0)).map_err(write_err)?;
+    Ok((point, Some(file)))
 }

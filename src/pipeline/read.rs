@@ -4,7 +4,9 @@
 //! Formats: text (one puzzle per line), CSV (one column holds the puzzle) and grid blocks (nine
 //! rows of nine cells). A record that is not a puzzle becomes [`RecordInput::Invalid`] with the
 //! reason, never an error: only I/O failures stop reading. No record is buffered beyond
-//! [`MAX_RECORD_BYTES`], so memory stays flat whatever the input holds.
+//! [`MAX_RECORD_BYTES`], so memory stays flat whatever the input holds: lines are split by a
+//! capped line reader, and CSV by a bounded RFC 4180 splitter of our own (the `csv` crate would
+//! buffer a whole record, however long).
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -250,6 +252,22 @@ impl<R: Read> Read for Counting<R> {
 
 const BUF_SIZE: usize = 256 * 1024;
 
+/// Says in decompression errors that the gzip data is at fault: flate2's own messages
+/// ("incomplete deflate stream") do not tell a user that the file is truncated or corrupt.
+struct GzipErrors<R>(R);
+
+impl<R: Read> Read for GzipErrors<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|e| {
+            if e.kind() == io::ErrorKind::Interrupted {
+                e
+            } else {
+                io::Error::new(e.kind(), format!("corrupt or truncated gzip data: {e}"))
+            }
+        })
+    }
+}
+
 impl Reader {
     /// Opens `source` with `options`. Fails when the input cannot be opened, or when the options
     /// do not fit it (a CSV column name not in the header).
@@ -259,7 +277,6 @@ impl Reader {
             path: name.clone(),
             source: e,
         };
-        let progress = Arc::new(AtomicU64::new(0));
         let (raw, size): (Box<dyn Read + Send>, Option<u64>) = match source {
             Source::Stdin => (Box::new(io::stdin()), None),
             Source::Path(p) => {
@@ -274,6 +291,49 @@ impl Reader {
                 (Box::new(file), Some(meta.len()).filter(|&n| n > 0))
             }
         };
+        let format = match options.format {
+            Format::Auto => guess_format(source),
+            f => f,
+        };
+        Reader::from_parts(name, raw, size, format, options)
+    }
+
+    /// Reads records from any byte stream (a file already open, a socket, bytes in memory):
+    /// gzip is detected as for files; `Format::Auto` reads text. `name` is used in messages.
+    ///
+    /// ```
+    /// use sudoku_batch::pipeline::read::{ReadOptions, Reader};
+    /// let input = &b"# two puzzles\n..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..\nxyz\n"[..];
+    /// let records: Vec<_> = Reader::from_reader("memory", input, &ReadOptions::default())
+    ///     .unwrap()
+    ///     .collect::<Result<_, _>>()
+    ///     .unwrap();
+    /// assert_eq!(records.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 3]);
+    /// ```
+    pub fn from_reader(
+        name: &str,
+        input: impl Read + Send + 'static,
+        options: &ReadOptions,
+    ) -> Result<Reader, ReadError> {
+        let format = match options.format {
+            Format::Auto => Format::Text,
+            f => f,
+        };
+        Reader::from_parts(name.to_string(), Box::new(input), None, format, options)
+    }
+
+    fn from_parts(
+        name: String,
+        raw: Box<dyn Read + Send>,
+        size: Option<u64>,
+        format: Format,
+        options: &ReadOptions,
+    ) -> Result<Reader, ReadError> {
+        let io_err = |e| ReadError::Io {
+            path: name.clone(),
+            source: e,
+        };
+        let progress = Arc::new(AtomicU64::new(0));
         let counting = Counting {
             inner: raw,
             count: progress.clone(),
@@ -286,18 +346,14 @@ impl Reader {
         let input: Box<dyn BufRead + Send> = if is_gzip {
             Box::new(BufReader::with_capacity(
                 BUF_SIZE,
-                flate2::bufread::MultiGzDecoder::new(buffered),
+                GzipErrors(flate2::bufread::MultiGzDecoder::new(buffered)),
             ))
         } else {
             Box::new(buffered)
         };
-        let format = match options.format {
-            Format::Auto => guess_format(source),
-            f => f,
-        };
         if options.expect_column.is_some() && format != Format::Csv {
             return Err(ReadError::Usage {
-                path: name,
+                path: name.clone(),
                 message: "--expect-column needs CSV input (name it .csv or give --format csv)"
                     .into(),
             });
@@ -535,22 +591,185 @@ enum CsvOpenError {
     Usage(String),
 }
 
+/// One CSV record split into fields. At most [`MAX_RECORD_BYTES`] of field data are kept; the
+/// rest of a longer record is counted in `total` and dropped.
+#[derive(Debug, Default, Clone)]
+struct CsvRow {
+    data: Vec<u8>,
+    /// End of each field in `data`.
+    ends: Vec<usize>,
+    /// 1-based line where the record starts.
+    line: u64,
+    /// Bytes of the record in the input, delimiters and quotes included.
+    total: u64,
+    /// The record ended at the end of the input inside a quoted field.
+    open_quote: bool,
+}
+
+impl CsvRow {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        Some(&self.data[start..end])
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// The record's fields joined by commas, for an invalid record's `puzzle` column.
+    fn joined(&self) -> Vec<u8> {
+        self.iter().collect::<Vec<_>>().join(&b","[..])
+    }
+}
+
+/// Where the CSV splitter stands within a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CsvState {
+    /// At the start of a field.
+    FieldStart,
+    /// Inside an unquoted field (or after the closing quote of a quoted one).
+    Unquoted,
+    /// Inside a quoted field.
+    Quoted,
+    /// Just after a quote inside a quoted field: `""` is a quote, anything else closes it.
+    QuoteInQuoted,
+}
+
+/// Splits RFC 4180 CSV into records without ever holding more than [`MAX_RECORD_BYTES`] of one:
+/// the `csv` crate buffers a whole record, so a 1 GB field (or an unbalanced quote that runs to
+/// the end of a huge file) would be read into memory. Quoted fields may span lines (`""` is a
+/// quote); records end at LF, CRLF or a lone CR outside quotes; empty lines are skipped; text
+/// after a closing quote is appended to the field, as the `csv` crate does.
+struct CsvSplitter<R> {
+    inner: R,
+    /// Line breaks consumed so far.
+    line: u64,
+    /// The last byte consumed was a CR, so a LF right after it is part of the same line break.
+    after_cr: bool,
+    started: bool,
+}
+
+impl<R: BufRead> CsvSplitter<R> {
+    fn new(inner: R) -> Self {
+        CsvSplitter {
+            inner,
+            line: 0,
+            after_cr: false,
+            started: false,
+        }
+    }
+
+    /// Reads the next record into `row`; false at the end of the input.
+    fn next_row(&mut self, row: &mut CsvRow) -> io::Result<bool> {
+        if !self.started {
+            self.started = true;
+            if self.inner.fill_buf()?.starts_with(BOM) {
+                self.inner.consume(BOM.len());
+            }
+        }
+        row.data.clear();
+        row.ends.clear();
+        row.total = 0;
+        row.open_quote = false;
+        row.line = self.line + 1;
+        let mut state = CsvState::FieldStart;
+        let mut in_record = false;
+        loop {
+            let avail = match self.inner.fill_buf() {
+                Ok(a) => a,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                if !in_record {
+                    return Ok(false);
+                }
+                row.open_quote = state == CsvState::Quoted;
+                row.ends.push(row.data.len());
+                return Ok(true);
+            }
+            let mut used = 0;
+            let mut done = false;
+            for &b in avail {
+                used += 1;
+                let after_cr = std::mem::replace(&mut self.after_cr, b == b'\r');
+                let line_break = b == b'\r' || (b == b'\n' && !after_cr);
+                if line_break {
+                    self.line += 1;
+                }
+                if !in_record {
+                    if b == b'\r' || b == b'\n' {
+                        row.line = self.line + 1; // an empty line: not a record
+                        continue;
+                    }
+                    in_record = true;
+                }
+                let is_eol = b == b'\r' || b == b'\n';
+                if state == CsvState::QuoteInQuoted {
+                    if b == b'"' {
+                        state = CsvState::Quoted;
+                        row.total += 1;
+                        push_capped(&mut row.data, b);
+                        continue;
+                    }
+                    state = CsvState::Unquoted;
+                }
+                if state == CsvState::Quoted {
+                    row.total += 1;
+                    if b == b'"' {
+                        state = CsvState::QuoteInQuoted;
+                    } else {
+                        push_capped(&mut row.data, b);
+                    }
+                    continue;
+                }
+                if is_eol {
+                    // A CRLF's LF was counted with its CR; either ends the record.
+                    done = true;
+                    break;
+                }
+                row.total += 1;
+                match b {
+                    b',' => {
+                        row.ends.push(row.data.len());
+                        state = CsvState::FieldStart;
+                    }
+                    b'"' if state == CsvState::FieldStart => state = CsvState::Quoted,
+                    _ => {
+                        state = CsvState::Unquoted;
+                        push_capped(&mut row.data, b);
+                    }
+                }
+            }
+            self.inner.consume(used);
+            if done {
+                row.ends.push(row.data.len());
+                return Ok(true);
+            }
+        }
+    }
+}
+
+fn push_capped(data: &mut Vec<u8>, b: u8) {
+    if data.len() < MAX_RECORD_BYTES {
+        data.push(b);
+    }
+}
+
 /// CSV records: the puzzle is one column of each row.
 struct CsvRecords<R> {
-    reader: csv::Reader<R>,
+    splitter: CsvSplitter<R>,
     column: usize,
     /// The column of the stated solution, when asked for.
     expect: Option<usize>,
-    record: csv::ByteRecord,
+    record: CsvRow,
     /// The first row, when it turned out not to be a header.
-    pending: Option<csv::ByteRecord>,
-}
-
-fn csv_io(e: csv::Error) -> io::Error {
-    match e.into_kind() {
-        csv::ErrorKind::Io(e) => e,
-        other => io::Error::new(io::ErrorKind::InvalidData, format!("{other:?}")),
-    }
+    pending: Option<CsvRow>,
 }
 
 impl<R: BufRead> CsvRecords<R> {
@@ -560,24 +779,9 @@ impl<R: BufRead> CsvRecords<R> {
         header: Header,
         expect: Option<&Column>,
     ) -> Result<Self, CsvOpenError> {
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .buffer_capacity(BUF_SIZE)
-            .from_reader(input);
-        let mut first = csv::ByteRecord::new();
-        let has_first = reader
-            .read_byte_record(&mut first)
-            .map_err(|e| CsvOpenError::Io(csv_io(e)))?;
-        if let Some(rest) = first.get(0).and_then(|f| f.strip_prefix(BOM)) {
-            let mut fixed = csv::ByteRecord::new();
-            fixed.push_field(rest);
-            for field in first.iter().skip(1) {
-                fixed.push_field(field);
-            }
-            fixed.set_position(first.position().cloned());
-            first = fixed;
-        }
+        let mut splitter = CsvSplitter::new(input);
+        let mut first = CsvRow::default();
+        let has_first = splitter.next_row(&mut first).map_err(CsvOpenError::Io)?;
         let is_header = has_first
             && match header {
                 Header::Yes => true,
@@ -601,10 +805,10 @@ impl<R: BufRead> CsvRecords<R> {
             .map(|c| resolve_column(c, &SOLUTION_COLUMN_NAMES, None, &names, is_header))
             .transpose()?;
         Ok(CsvRecords {
-            reader,
+            splitter,
             column,
             expect,
-            record: csv::ByteRecord::new(),
+            record: CsvRow::default(),
             pending: (has_first && !is_header).then_some(first),
         })
     }
@@ -651,39 +855,40 @@ impl<R: BufRead + Send> RecordSource for CsvRecords<R> {
     fn next_record(&mut self) -> io::Result<Option<Record>> {
         if let Some(first) = self.pending.take() {
             self.record = first;
-        } else if !self
-            .reader
-            .read_byte_record(&mut self.record)
-            .map_err(csv_io)?
-        {
+        } else if !self.splitter.next_row(&mut self.record)? {
             return Ok(None);
         }
-        let line = self.record.position().map_or(0, |p| p.line());
-        let expected = self.expect.map(|i| Expected::parse(self.record.get(i)));
-        let mut record = match self.record.get(self.column) {
-            None => {
-                let joined = self.record.iter().collect::<Vec<_>>().join(&b","[..]);
-                invalid(
+        let row = &self.record;
+        let line = row.line;
+        let expected = self.expect.map(|i| Expected::parse(row.get(i)));
+        let mut record = if row.total > MAX_RECORD_BYTES as u64 {
+            too_long(line, &row.joined(), row.total)
+        } else if row.open_quote {
+            invalid(
+                line,
+                &row.joined(),
+                "unbalanced quote: a quoted field runs to the end of the input",
+            )
+        } else {
+            match row.get(self.column) {
+                None => invalid(
                     line,
-                    &joined,
+                    &row.joined(),
                     format!(
                         "no column {} (the row has {} fields)",
                         self.column + 1,
-                        self.record.len()
+                        row.len()
                     ),
-                )
-            }
-            Some(field) if field.len() > MAX_RECORD_BYTES => {
-                too_long(line, field, field.len() as u64)
-            }
-            Some(field) => match Grid::parse_bytes(trim_ascii_ws(field)) {
-                Ok(g) => Record {
-                    line,
-                    input: RecordInput::Puzzle(g),
-                    expected: None,
+                ),
+                Some(field) => match Grid::parse_bytes(trim_ascii_ws(field)) {
+                    Ok(g) => Record {
+                        line,
+                        input: RecordInput::Puzzle(g),
+                        expected: None,
+                    },
+                    Err(e) => invalid(line, field, e),
                 },
-                Err(e) => invalid(line, field, e),
-            },
+            }
         };
         record.expected = expected;
         Ok(Some(record))
@@ -908,6 +1113,34 @@ mod tests {
                 (4, "invalid: no column 2 (the row has 1 fields)".to_string()),
             ]
         );
+    }
+
+    /// The splitter splits well-formed CSV into the same fields as the `csv` crate, and numbers
+    /// lines by every line break (the `csv` crate's positions lag behind after CRLF).
+    #[test]
+    fn csv_splitter_agrees_with_the_csv_crate() {
+        let input = b"\xEF\xBB\xBFa,b,c\r\n\"x,y\",\"he said \"\"hi\"\"\",\r\n\n\"multi\nline\",2,3\rlast,,\"\"";
+        let mut ours = Vec::new();
+        let mut splitter = CsvSplitter::new(&input[..]);
+        let mut row = CsvRow::default();
+        while splitter.next_row(&mut row).unwrap() {
+            let fields: Vec<Vec<u8>> = row.iter().map(<[u8]>::to_vec).collect();
+            ours.push((row.line, fields));
+        }
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(&input[3..]);
+        let theirs: Vec<Vec<Vec<u8>>> = reader
+            .byte_records()
+            .map(|r| {
+                let r = r.unwrap();
+                r.iter().map(<[u8]>::to_vec).collect()
+            })
+            .collect();
+        let (lines, fields): (Vec<u64>, Vec<_>) = ours.into_iter().unzip();
+        assert_eq!(fields, theirs);
+        assert_eq!(lines, [1, 2, 4, 6]);
     }
 
     #[test]

@@ -52,16 +52,21 @@ fn needs_quotes(bytes: &[u8]) -> bool {
 impl<W: Write> RowWriter<W> {
     /// A writer with the given header row, written at once.
     pub fn new(out: W, header: &[&str]) -> io::Result<Self> {
-        let mut w = RowWriter {
-            out,
-            buf: Vec::with_capacity(512),
-            in_record: false,
-        };
+        let mut w = RowWriter::appending(out);
         for h in header {
             w.field(h.as_bytes())?;
         }
         w.end_record()?;
         Ok(w)
+    }
+
+    /// A writer that appends rows to an output which already has its header (`--resume`).
+    pub fn appending(out: W) -> Self {
+        RowWriter {
+            out,
+            buf: Vec::with_capacity(512),
+            in_record: false,
+        }
     }
 
     /// Writes one results row (the [`COLUMNS`]).

@@ -1,0 +1,350 @@
+//! Interruption and resume: Ctrl-C / SIGTERM leave a valid CSV whose rows are a prefix of the
+//! full result and exit 130; `solve --resume` finishes such a file so that it matches an
+//! uninterrupted run (apart from `time_ns`), and refuses an output that does not fit.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+fn bin() -> Command {
+    Command::cargo_bin("sudoku-batch").unwrap()
+}
+
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt")
+}
+
+/// CSV text with the `time_ns` column blanked, for comparing runs. Panics on a CSV that does not
+/// parse or has a row of the wrong length.
+fn strip_times(bytes: &[u8]) -> String {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(bytes);
+    let mut text = String::new();
+    for r in reader.byte_records() {
+        let r = r.expect("valid CSV");
+        assert_eq!(r.len(), 8, "every row has 8 fields: {r:?}");
+        for (i, f) in r.iter().enumerate() {
+            if i != 6 {
+                text.push_str(&String::from_utf8_lossy(f));
+            }
+            text.push(',');
+        }
+        text.push('\n');
+    }
+    text
+}
+
+fn assert_same(a: &str, b: &str, what: &str) {
+    if a != b {
+        let first = a.lines().zip(b.lines()).position(|(x, y)| x != y);
+        panic!(
+            "{what}: outputs differ, first at row {first:?} ({} vs {} rows)",
+            a.lines().count(),
+            b.lines().count()
+        );
+    }
+}
+
+/// The uninterrupted result of `input`, time column blanked.
+fn full_run(input: &Path) -> String {
+    let out = bin().args(["solve", "-q"]).arg(input).output().unwrap();
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{out:?}");
+    strip_times(&out.stdout)
+}
+
+/// Starts a solve of `input` into `output`, waits for some rows to appear, sends `signal` and
+/// returns the exit code and stderr.
+fn interrupt(input: &Path, output: &Path, signal: &str) -> (Option<i32>, String) {
+    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
+    let child = StdCommand::new(exe)
+        .args(["solve", "-q", "--batch-size", "64", "-j", "2", "-o"])
+        .arg(output)
+        .arg(input)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while std::fs::metadata(output).map_or(0, |m| m.len()) < 2000 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no rows after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = StdCommand::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `n` copies of the sample corpus: long enough that a debug build is still running when the
+/// signal comes.
+fn big_input(dir: &Path, copies: usize) -> PathBuf {
+    let text = std::fs::read_to_string(sample()).unwrap();
+    let path = dir.join("big.txt");
+    std::fs::write(&path, text.repeat(copies)).unwrap();
+    path
+}
+
+#[test]
+fn sigint_and_sigterm_leave_a_prefix_of_the_full_result_and_exit_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path(), 40);
+    for signal in ["INT", "TERM"] {
+        let output = dir.path().join(format!("out-{signal}.csv"));
+        let (code, stderr) = interrupt(&input, &output, signal);
+        assert_eq!(code, Some(130), "SIG{signal}: {stderr}");
+        assert!(
+            stderr.contains("interrupted"),
+            "the summary so far: {stderr}"
+        );
+        let bytes = std::fs::read(&output).unwrap();
+        assert!(bytes.ends_with(b"\n"), "no partial last row");
+        let got = strip_times(&bytes);
+        let rows = got.lines().count() - 1;
+        assert!(rows > 0 && rows < 40 * 1003, "{rows} rows");
+        // The expected prefix: an uninterrupted run over the input up to the line of the last
+        // row (records are single lines here, so line numbers agree).
+        let last_line: usize = got
+            .lines()
+            .last()
+            .unwrap()
+            .split(',')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let head = dir.path().join("head.txt");
+        let text = std::fs::read_to_string(&input).unwrap();
+        let first: Vec<&str> = text.lines().take(last_line).collect();
+        std::fs::write(&head, first.join("\n") + "\n").unwrap();
+        assert_same(&got, &full_run(&head), &format!("SIG{signal} prefix"));
+    }
+}
+
+#[test]
+fn resume_after_sigint_matches_an_uninterrupted_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path(), 4);
+    let output = dir.path().join("out.csv");
+    let (code, _) = interrupt(&input, &output, "INT");
+    let full = full_run(&input);
+    if code == Some(0) {
+        return; // the run finished before the signal: nothing to resume
+    }
+    assert_eq!(code, Some(130));
+    let out = bin()
+        .args(["solve", "-q", "--resume", "-o"])
+        .arg(&output)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("resumed: "), "{err}");
+    assert_same(
+        &strip_times(&std::fs::read(&output).unwrap()),
+        &full,
+        "resumed",
+    );
+}
+
+/// Cutting a finished output anywhere (mid-row included) and resuming gives the same file.
+#[test]
+fn resume_from_any_cut_redoes_the_damaged_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    // Mixed records, invalid ones included, so rows with quotes and errors are cut too.
+    let mixed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mixed.txt");
+    let mut text = std::fs::read(&mixed).unwrap();
+    if !text.ends_with(b"\n") {
+        text.push(b'\n');
+    }
+    text.extend(std::fs::read(sample()).unwrap().iter().take(20_000));
+    std::fs::write(&input, &text).unwrap();
+    let reference = dir.path().join("ref.csv");
+    let out = bin()
+        .args(["solve", "-q", "-o"])
+        .arg(&reference)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "mixed.txt has invalid records");
+    let full = std::fs::read(&reference).unwrap();
+    let want = strip_times(&full);
+    let output = dir.path().join("out.csv");
+    for cut in [
+        0,
+        10,
+        62,
+        63,
+        200,
+        1000,
+        full.len() / 2,
+        full.len() - 1,
+        full.len(),
+    ] {
+        std::fs::write(&output, &full[..cut]).unwrap();
+        let out = bin()
+            .args(["solve", "-q", "--resume", "-o"])
+            .arg(&output)
+            .arg(&input)
+            .output()
+            .unwrap();
+        // Exit 1 however much was resumed: the file as a whole holds invalid rows.
+        assert_eq!(out.status.code(), Some(1), "cut {cut}: {out:?}");
+        assert_same(
+            &strip_times(&std::fs::read(&output).unwrap()),
+            &want,
+            &format!("cut at byte {cut}"),
+        );
+    }
+}
+
+#[test]
+fn resume_refuses_an_output_that_does_not_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("out.csv");
+    let run = |input: &Path| {
+        bin()
+            .args(["solve", "-q", "--resume", "-o"])
+            .arg(&output)
+            .arg(input)
+            .output()
+            .unwrap()
+    };
+    // Another header: not a results file.
+    std::fs::write(&output, "a,b,c\n1,2,3\n").unwrap();
+    let out = run(&sample());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("out.csv: cannot resume") && err.contains("header"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&output).unwrap(),
+        "a,b,c\n1,2,3\n",
+        "a refused output is left alone"
+    );
+
+    // The output of another input: the line of its last row does not match.
+    let other = dir.path().join("other.txt");
+    let sample_text = std::fs::read_to_string(sample()).unwrap();
+    std::fs::write(&other, format!("\n\n{sample_text}")).unwrap();
+    let out = bin()
+        .args(["solve", "-q", "-o"])
+        .arg(&output)
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let before = std::fs::read(&output).unwrap();
+    let cut = before.len() / 2;
+    std::fs::write(&output, &before[..cut]).unwrap();
+    let out = run(&sample());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("OUTPUT does not match INPUT"), "{err}");
+
+    // More rows than the input has records.
+    let short = dir.path().join("short.txt");
+    let puzzle = sample_text.lines().find(|l| !l.starts_with('#')).unwrap();
+    std::fs::write(&short, puzzle).unwrap();
+    let out = run(&short);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has only 1 records"));
+
+    // --resume needs -o, and cannot go with --emit-solutions.
+    let out = bin()
+        .args(["solve", "--resume"])
+        .arg(sample())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = bin()
+        .args(["solve", "--resume", "-o", "-"])
+        .arg(sample())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs an output file"));
+    let out = bin()
+        .args(["solve", "--resume", "--emit-solutions", "s.csv", "-o"])
+        .arg(&output)
+        .arg(sample())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn resume_into_a_missing_or_complete_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("new.csv");
+    let run = || {
+        bin()
+            .args(["solve", "-q", "--resume", "-o"])
+            .arg(&output)
+            .arg(sample())
+            .output()
+            .unwrap()
+    };
+    assert_eq!(run().status.code(), Some(0));
+    let first = std::fs::read(&output).unwrap();
+    assert_same(&strip_times(&first), &full_run(&sample()), "fresh start");
+    assert_eq!(run().status.code(), Some(0));
+    assert_eq!(
+        std::fs::read(&output).unwrap(),
+        first,
+        "nothing left to do: unchanged"
+    );
+}
+
+/// A reader blocked on an idle stdin does not keep the process alive after Ctrl-C.
+#[test]
+fn sigint_while_stdin_is_idle_exits_promptly() {
+    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
+    let mut child = StdCommand::new(exe)
+        .args(["solve", "-q"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _stdin = child.stdin.take(); // kept open and silent
+    std::thread::sleep(Duration::from_millis(500));
+    let kill = StdCommand::new("kill")
+        .arg("-INT")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert_eq!(status.code(), Some(130));
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "still running 10 s after SIGINT"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "line,puzzle,status,solutions,solution,guesses,time_ns,error\n"
+    );
+}

@@ -1,0 +1,193 @@
+//! Properties of the solvers and the pipeline (proptest), on puzzles made by
+//! `sudoku_batch::generate` from proptest-chosen seeds: a reported solution keeps every clue and
+//! fills every unit; the count does not change under the symmetries of Sudoku; adding a clue
+//! from a solution never raises the count; rows do not depend on threads or batch size.
+//! Case counts are kept small so `cargo test` stays quick.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use sudoku_batch::generate::{Kind, Rng, mixed_puzzle, relabel};
+use sudoku_batch::pipeline::read::Source;
+use sudoku_batch::pipeline::{self, Config, Output};
+use sudoku_batch::{Grid, Limits, Strategy};
+
+const KINDS: [Kind; 5] = [
+    Kind::Minimal,
+    Kind::Easy,
+    Kind::Multiple,
+    Kind::Unsolvable,
+    Kind::Conflicting,
+];
+
+/// Counting this far tells "several" apart well enough and stays fast.
+const COUNT_TO: u64 = 10;
+
+fn puzzle(seed: u64, kind: usize) -> Grid {
+    let mut solver = Strategy::default().solver();
+    mixed_puzzle(&mut Rng::new(seed), KINDS[kind % KINDS.len()], &mut *solver)
+}
+
+/// A symmetry of Sudoku: permutations of bands, of rows within each band, of stacks, of columns
+/// within each stack, and optionally a transposition, all drawn from `seed`.
+#[derive(Debug, Clone)]
+struct Symmetry {
+    rows: [usize; 9],
+    cols: [usize; 9],
+    transpose: bool,
+}
+
+fn line_permutation(rng: &mut Rng) -> [usize; 9] {
+    let mut bands = [0, 1, 2];
+    rng.shuffle(&mut bands);
+    let mut out = [0; 9];
+    for (b, &band) in bands.iter().enumerate() {
+        let mut within = [0, 1, 2];
+        rng.shuffle(&mut within);
+        for (k, &w) in within.iter().enumerate() {
+            out[b * 3 + k] = band * 3 + w;
+        }
+    }
+    out
+}
+
+impl Symmetry {
+    fn new(seed: u64) -> Symmetry {
+        let mut rng = Rng::new(seed);
+        Symmetry {
+            rows: line_permutation(&mut rng),
+            cols: line_permutation(&mut rng),
+            transpose: rng.below(2) == 1,
+        }
+    }
+
+    fn apply(&self, g: &Grid) -> Grid {
+        let mut out = Grid::EMPTY;
+        for r in 0..9 {
+            for c in 0..9 {
+                let v = g.get(self.rows[r] * 9 + self.cols[c]);
+                let (r2, c2) = if self.transpose { (c, r) } else { (r, c) };
+                out.set(r2 * 9 + c2, v);
+            }
+        }
+        out
+    }
+}
+
+fn labels(seed: u64) -> [u8; 9] {
+    let mut l = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+    Rng::new(seed).shuffle(&mut l);
+    l
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_reported_solution_keeps_every_clue_and_fills_every_unit(seed: u64, kind in 0usize..5) {
+        let p = puzzle(seed, kind);
+        for &strategy in Strategy::ALL {
+            let mut solver = strategy.solver();
+            let mut all = Vec::new();
+            let outcome = solver.solve_with(&p, Limits::count_to(COUNT_TO), &mut |g| all.push(*g));
+            prop_assert_eq!(all.len() as u64, outcome.solutions);
+            for s in all.iter().chain(outcome.solution.iter()) {
+                prop_assert!(s.is_full() && s.conflict().is_none(), "{} from {}", s, p);
+                prop_assert!(s.solves(&p), "{} does not keep the clues of {}", s, p);
+            }
+            let distinct: std::collections::HashSet<_> = all.iter().collect();
+            prop_assert_eq!(distinct.len(), all.len(), "a solution reported twice");
+        }
+    }
+
+    #[test]
+    fn the_count_is_the_same_under_relabelling_permutation_and_transposition(
+        seed: u64, kind in 0usize..5, sym_seed: u64, label_seed: u64,
+    ) {
+        let p = puzzle(seed, kind);
+        let sym = Symmetry::new(sym_seed);
+        let labels = labels(label_seed);
+        let q = relabel(&sym.apply(&p), &labels);
+        for &strategy in Strategy::ALL {
+            let mut solver = strategy.solver();
+            let a = solver.solve(&p, Limits::count_to(COUNT_TO));
+            let b = solver.solve(&q, Limits::count_to(COUNT_TO));
+            prop_assert_eq!(a.solutions, b.solutions, "{} vs {}", p, q);
+            if a.solutions == 1 {
+                let moved = relabel(&sym.apply(&a.solution.unwrap()), &labels);
+                prop_assert_eq!(Some(moved), b.solution);
+            }
+        }
+    }
+
+    #[test]
+    fn adding_a_clue_from_the_solution_never_raises_the_count(
+        seed: u64, kind in 0usize..5, pick in 0usize..81,
+    ) {
+        let p = puzzle(seed, kind);
+        for &strategy in Strategy::ALL {
+            let mut solver = strategy.solver();
+            let before = solver.solve(&p, Limits::count_to(COUNT_TO));
+            let Some(solution) = before.solution else { continue };
+            let blanks: Vec<usize> = (0..81).filter(|&i| p.get(i) == 0).collect();
+            if blanks.is_empty() {
+                continue;
+            }
+            let cell = blanks[pick % blanks.len()];
+            let mut q = p;
+            q.set(cell, solution.get(cell));
+            let after = solver.solve(&q, Limits::count_to(COUNT_TO));
+            prop_assert!(after.solutions >= 1, "the solution still fits");
+            prop_assert!(after.solutions <= before.solutions, "{} -> {}", p, q);
+        }
+    }
+}
+
+/// The output file without its `time_ns` column.
+fn rows_without_times(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            if f.len() > 6 {
+                f[6] = "";
+            }
+            f.join(",")
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn rows_do_not_depend_on_threads_or_batch_size(
+        seed: u64, threads in 1usize..4, batch_size in 1usize..40,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.txt");
+        let mut text = String::new();
+        let mut rng = Rng::new(seed);
+        for i in 0..30 {
+            if rng.below(6) == 0 {
+                text.push_str("not a puzzle\n\n");
+            }
+            text.push_str(&format!("{}\n", puzzle(seed.wrapping_add(i), rng.below(5))));
+        }
+        std::fs::write(&input, text).unwrap();
+        let run = |threads: usize, batch_size: usize, name: &str| {
+            let out = dir.path().join(name);
+            let config = Config {
+                threads,
+                batch_size,
+                ..Config::new(Source::Path(input.clone()), Output::Path(out.clone()))
+            };
+            pipeline::run(&config).unwrap();
+            rows_without_times(&out)
+        };
+        let reference = run(1, 4096, "one.csv");
+        prop_assert!(reference.len() >= 31);
+        prop_assert_eq!(reference, run(threads, batch_size, "other.csv"));
+    }
+}
