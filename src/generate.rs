@@ -29,7 +29,7 @@ impl Rng {
 
     /// A number in `0..n` (`n > 0`), without modulo bias worth measuring for small `n`.
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// Shuffles `items` in place (Fisher-Yates).

@@ -437,8 +437,8 @@ mod tests {
 
     #[test]
     fn peers_are_twenty_distinct_cells_sharing_a_unit() {
-        for i in 0..CELLS {
-            let mut p = PEERS[i].to_vec();
+        for (i, peers) in PEERS.iter().enumerate() {
+            let mut p = peers.to_vec();
             p.sort();
             p.dedup();
             assert_eq!(p.len(), 20);

@@ -10,7 +10,7 @@
 //! guess except the last candidate left, which by then is forced.
 
 use super::{Limits, Outcome, Solver};
-use crate::grid::{CELLS, Grid, PEERS, box_cells, col_cells, row_cells};
+use crate::grid::{CELLS, Grid, PEERS};
 
 const ALL: u16 = 0x1FF;
 
@@ -220,6 +220,7 @@ mod tests {
     #[test]
     fn units_are_rows_columns_boxes() {
         use super::*;
+        use crate::grid::{box_cells, col_cells, row_cells};
         for u in 0..9 {
             assert_eq!(UNITS[u], row_cells(u));
             assert_eq!(UNITS[9 + u], col_cells(u));
