@@ -1,0 +1,432 @@
+//! The `fast` strategy: per-digit band bitboards, band-level propagation, bivalue branching.
+//!
+//! # Layout
+//!
+//! The grid is cut into three *bands* of three rows. For every digit and band one `u32` holds
+//! the 27 cells of the band where that digit may still stand, row by row:
+//!
+//! ```text
+//!              box 0       box 1       box 2
+//!   bit:    0  1  2  |  3  4  5  |  6  7  8       row 0 of the band
+//!           9 10 11  | 12 13 14  | 15 16 17       row 1
+//!          18 19 20  | 21 22 23  | 24 25 26       row 2
+//!
+//!   cand[digit * 3 + band]   9 digits x 3 bands = 27 words, bits 27..31 always 0
+//!   unsolved[band]           cells of the band that hold no digit yet
+//! ```
+//!
+//! A placed digit keeps its own bit, so for every digit the three words always describe a set
+//! of positions with at least one per row and box; a solved digit has exactly nine bits. The
+//! whole state is 27 + 3 + 1 words (124 bytes): branching copies it and undoing a branch is
+//! dropping the copy.
+//!
+//! # Why bands
+//!
+//! Within one band, a digit stands once in each of the three rows and once in each of the three
+//! boxes, so its rows and boxes are matched one to one. Which boxes each row can still use is a
+//! 9-bit row-by-box graph; a table of its 512 values gives the cells whose (row, box) pair lies
+//! in *some* perfect matching. One lookup thus applies pointing and claiming between the rows
+//! and boxes of a band, finds hidden singles in rows and boxes (a row left with one cell), and
+//! detects a digit that no longer fits the band at all. Columns cross the bands; a digit placed
+//! in a column is removed from the same column of the other two bands with one mask.
+//!
+//! Naked singles come from counting, for all 27 cells of a band at once, how many digits still
+//! hold each cell: two words `one` and `two` accumulate "seen at least once / twice" over the
+//! nine digits, so `unsolved & !two` are the cells with one candidate left and `unsolved & !one`
+//! the cells with none.
+//!
+//! # Search
+//!
+//! When propagation stalls, the solver branches on the first cell with two candidates (one
+//! almost always exists in a stalled grid), else on a cell with the fewest. Each digit tried at
+//! a branch counts as a guess except the last one left, which by then is forced; this matches
+//! tdoku's count, where the negation of a failed decision is propagated rather than guessed.
+
+use super::{Limits, Outcome, Solver};
+use crate::grid::{CELLS, Grid};
+
+/// The 27 cells of a band.
+const BAND: u32 = (1 << 27) - 1;
+
+/// Column `c` (0..9) of a band: one bit in each of its three rows.
+const fn column(c: u32) -> u32 {
+    0x40201 << c
+}
+
+/// For a 9-bit row: bit `k` set when its box segment `k` (bits `3k..3k+3`) holds a cell.
+static TRIADS: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if x >> (3 * k) & 7 != 0 {
+                t[x] |= 1 << k;
+            }
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// For a row-by-box graph (bit `3r + k`: row `r` of the band may use box `k`): the cells of the
+/// band whose (row, box) pair lies in at least one perfect matching of the graph. Zero when the
+/// graph has no perfect matching, i.e. the digit cannot be placed in this band any more.
+static KEEP: [u32; 512] = {
+    const PERMS: [[u32; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut t = [0u32; 512];
+    let mut g = 0;
+    while g < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMS[p];
+            let mut edges = 0u32;
+            let mut r = 0;
+            while r < 3 {
+                edges |= 1 << (3 * r + perm[r as usize]);
+                r += 1;
+            }
+            if g as u32 & edges == edges {
+                let mut r = 0;
+                while r < 3 {
+                    t[g] |= 7 << (9 * r + 3 * perm[r as usize]);
+                    r += 1;
+                }
+            }
+            p += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
+/// For each cell of a band: the other cells of its row and box in the band. (Its column within
+/// the band lies inside its box.)
+static BAND_PEERS: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut i = 0;
+    while i < 27 {
+        let mut j = 0;
+        while j < 27 {
+            if j != i && (j / 9 == i / 9 || j % 9 / 3 == i % 9 / 3) {
+                t[i] |= 1 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The search state; see the module documentation for the layout.
+#[derive(Clone, Copy)]
+struct State {
+    /// Possible cells of each digit in each band, indexed `digit * 3 + band`.
+    cand: [u32; 27],
+    /// Cells of each band with no digit placed yet.
+    unsolved: [u32; 3],
+    /// Words of `cand` changed since their last band update (bit `digit * 3 + band`).
+    dirty: u32,
+}
+
+impl State {
+    const START: State = State {
+        cand: [BAND; 27],
+        unsolved: [BAND; 3],
+        dirty: (1 << 27) - 1,
+    };
+
+    /// Replaces `cand[i]` by `cand[i] & keep`, marking it dirty if that removed anything.
+    #[inline(always)]
+    fn restrict(&mut self, i: usize, keep: u32) {
+        let old = self.cand[i];
+        let new = old & keep;
+        if new != old {
+            self.cand[i] = new;
+            self.dirty |= 1 << i;
+        }
+    }
+
+    /// Places digit `d` on the cell `bit` of band `b`, which no other digit may hold any more:
+    /// removes `d` from the cell's row and box in the band and from its column in the others.
+    #[inline(always)]
+    fn place(&mut self, d: usize, b: usize, bit: u32) {
+        let pos = bit.trailing_zeros();
+        self.unsolved[b] &= !bit;
+        self.restrict(d * 3 + b, !BAND_PEERS[pos as usize]);
+        let col = !column(pos % 9);
+        self.restrict(d * 3 + (b + 1) % 3, col);
+        self.restrict(d * 3 + (b + 2) % 3, col);
+    }
+
+    /// Places digit `d` on cell `bit` of band `b` after removing the other digits from it.
+    fn assign(&mut self, d: usize, b: usize, bit: u32) {
+        for e in 0..9 {
+            if e != d {
+                self.restrict(e * 3 + b, !bit);
+            }
+        }
+        self.place(d, b, bit);
+    }
+
+    /// The band update of word `i` (digit `i / 3`, band `i % 3`): keeps the cells that fit a
+    /// row-to-box matching and places the digit on each row left with a single cell. False
+    /// when the digit no longer fits the band.
+    #[inline(always)]
+    fn update(&mut self, i: usize) -> bool {
+        let (d, b) = (i / 3, i % 3);
+        let mut w = self.cand[i];
+        let graph = TRIADS[(w & 0x1FF) as usize] as usize
+            | (TRIADS[(w >> 9 & 0x1FF) as usize] as usize) << 3
+            | (TRIADS[(w >> 18) as usize] as usize) << 6;
+        w &= KEEP[graph];
+        if w == 0 {
+            return false;
+        }
+        self.cand[i] = w;
+        // Rows with a single cell left: the digit goes there (a hidden single in the row, and
+        // through the matching also in the box).
+        let mut single = 0;
+        for r in 0..3 {
+            let row = w >> (9 * r) & 0x1FF;
+            if row & (row - 1) == 0 {
+                single |= row << (9 * r);
+            }
+        }
+        let new = single & self.unsolved[b];
+        if new != 0 {
+            self.unsolved[b] &= !new;
+            for e in 0..9 {
+                if e != d {
+                    self.restrict(e * 3 + b, !new);
+                }
+            }
+            let cols = (new | new >> 9 | new >> 18) & 0x1FF;
+            let keep = !(cols * 0x40201);
+            self.restrict(d * 3 + (b + 1) % 3, keep);
+            self.restrict(d * 3 + (b + 2) % 3, keep);
+        }
+        true
+    }
+
+    /// Runs band updates and naked singles until neither changes anything. False on a
+    /// contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            while self.dirty != 0 {
+                let i = self.dirty.trailing_zeros() as usize;
+                self.dirty &= self.dirty - 1;
+                if !self.update(i) {
+                    return false;
+                }
+            }
+            let mut placed = false;
+            for b in 0..3 {
+                let unsolved = self.unsolved[b];
+                if unsolved == 0 {
+                    continue;
+                }
+                let (mut one, mut two) = (0u32, 0u32);
+                for d in 0..9 {
+                    let w = self.cand[d * 3 + b];
+                    two |= one & w;
+                    one |= w;
+                }
+                if unsolved & !one != 0 {
+                    return false; // a cell with no candidate left
+                }
+                let singles = unsolved & !two;
+                if singles != 0 {
+                    placed = true;
+                    for d in 0..9 {
+                        let mut m = singles & self.cand[d * 3 + b];
+                        while m != 0 {
+                            let bit = m & m.wrapping_neg();
+                            m ^= bit;
+                            self.place(d, b, bit);
+                        }
+                    }
+                }
+            }
+            if !placed {
+                return true;
+            }
+        }
+    }
+
+    fn is_solved(&self) -> bool {
+        self.unsolved == [0; 3]
+    }
+
+    /// The cell to branch on, as (band, bit): the first cell with two candidates, else the
+    /// first with the fewest.
+    fn branch_cell(&self) -> (usize, u32) {
+        for b in 0..3 {
+            let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let w = self.cand[d * 3 + b];
+                three |= two & w;
+                two |= one & w;
+                one |= w;
+            }
+            let pairs = self.unsolved[b] & two & !three;
+            if pairs != 0 {
+                return (b, pairs & pairs.wrapping_neg());
+            }
+        }
+        let mut best = (0, 0, u32::MAX);
+        for b in 0..3 {
+            let mut m = self.unsolved[b];
+            while m != 0 {
+                let bit = m & m.wrapping_neg();
+                m ^= bit;
+                let n = (0..9).filter(|d| self.cand[d * 3 + b] & bit != 0).count() as u32;
+                if n < best.2 {
+                    best = (b, bit, n);
+                }
+            }
+        }
+        (best.0, best.1)
+    }
+
+    /// The grid of a solved state.
+    fn grid(&self) -> Grid {
+        let mut cells = [0u8; CELLS];
+        for d in 0..9 {
+            for b in 0..3 {
+                let mut m = self.cand[d * 3 + b];
+                while m != 0 {
+                    let pos = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    cells[b * 27 + pos] = d as u8 + 1;
+                }
+            }
+        }
+        // Only digits 1-9 are written, so the grid is valid.
+        Grid::from_cells(cells).unwrap_or(Grid::EMPTY)
+    }
+}
+
+/// Solver of the `fast` strategy (the default). See the module documentation.
+#[derive(Debug, Default)]
+pub struct FastSolver {
+    solutions: u64,
+    first: Option<Grid>,
+    guesses: u64,
+    aborted: bool,
+}
+
+impl FastSolver {
+    /// A new solver.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn search(&mut self, mut state: State, limits: Limits, on_solution: &mut dyn FnMut(&Grid)) {
+        if !state.propagate() {
+            return;
+        }
+        if state.is_solved() {
+            let g = state.grid();
+            self.solutions += 1;
+            self.first.get_or_insert(g);
+            on_solution(&g);
+            return;
+        }
+        let (b, bit) = state.branch_cell();
+        let mut digits: u32 = 0;
+        for d in 0..9 {
+            if state.cand[d * 3 + b] & bit != 0 {
+                digits |= 1 << d;
+            }
+        }
+        while digits != 0 {
+            if self.solutions >= limits.solutions || self.aborted {
+                return;
+            }
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            if digits != 0 {
+                // Not the last candidate: a real guess, within the budget.
+                if limits.guesses.is_some_and(|budget| self.guesses >= budget) {
+                    self.aborted = true;
+                    return;
+                }
+                self.guesses += 1;
+            }
+            let mut next = state;
+            next.assign(d, b, bit);
+            self.search(next, limits, on_solution);
+        }
+    }
+}
+
+impl Solver for FastSolver {
+    fn solve_with(
+        &mut self,
+        puzzle: &Grid,
+        limits: Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome {
+        *self = FastSolver::default();
+        let mut state = State::START;
+        let mut ok = true;
+        for (cell, &v) in puzzle.cells().iter().enumerate() {
+            if v != 0 {
+                let (d, b, bit) = (v as usize - 1, cell / 27, 1 << (cell % 27));
+                if state.cand[d * 3 + b] & bit == 0 {
+                    ok = false; // the same digit is given in a peer
+                    break;
+                }
+                state.assign(d, b, bit);
+            }
+        }
+        if ok {
+            self.search(state, limits, on_solution);
+        }
+        Outcome {
+            solutions: self.solutions,
+            solution: self.first,
+            guesses: self.guesses,
+            aborted: self.aborted,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Strategy, tests::check_strategy};
+    use super::*;
+
+    #[test]
+    fn passes_the_shared_checks() {
+        check_strategy(Strategy::Fast);
+    }
+
+    #[test]
+    fn keep_table_matches_rows_to_boxes() {
+        // Every row may use every box: all cells stay.
+        assert_eq!(KEEP[0x1FF], BAND);
+        // Row 0 only in box 0: rows 1 and 2 lose box 0.
+        let g = 0b001 | 0b111 << 3 | 0b111 << 6;
+        assert_eq!(KEEP[g], 0x7 | 0x1F8 << 9 | 0x1F8 << 18);
+        // Rows 0 and 1 both only in box 0: no matching.
+        assert_eq!(KEEP[0b001 | 0b001 << 3 | 0b111 << 6], 0);
+    }
+
+    #[test]
+    fn band_peers_are_row_and_box() {
+        for (i, peers) in BAND_PEERS.iter().enumerate() {
+            // 8 others in the row, 6 more in the box.
+            assert_eq!(peers.count_ones(), 14, "cell {i}");
+        }
+    }
+}
