@@ -20,6 +20,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod generate;
 pub mod grid;
 pub mod solver;
