@@ -374,12 +374,6 @@ impl State {
                     return false;
                 }
             }
-            if !self.minirows() {
-                return false;
-            }
-            if self.dirty != 0 {
-                continue;
-            }
             let mut placed = false;
             for b in 0..3 {
                 let unsolved = self.unsolved[b];
@@ -408,7 +402,14 @@ impl State {
                     }
                 }
             }
-            if !placed {
+            if placed {
+                continue;
+            }
+            // The minirow rule is the costliest, so it runs only once the cheap rules stall.
+            if !self.minirows() {
+                return false;
+            }
+            if self.dirty == 0 {
                 return true;
             }
         }
