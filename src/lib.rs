@@ -20,6 +20,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod cli;
 pub mod cmd;
 pub mod explain;

@@ -1,0 +1,409 @@
+//! Throughput measurement of the strategies on puzzle files: the logic of the
+//! `sudoku-batch bench` command.
+//!
+//! Each file is read into memory first (one puzzle per line, `#` lines and blank lines skipped,
+//! invalid lines counted and skipped), so that only solving is timed. Every strategy then solves
+//! the whole file `runs` times, on `threads` workers with one solver each; the report gives the
+//! median, minimum and maximum rate over the runs, because on a shared machine single runs are
+//! noisy. The search statistics (share solved without guessing, guesses per puzzle) do not
+//! depend on the run, so they come from the first.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::grid::Grid;
+use crate::solver::{Limits, Strategy};
+
+/// The puzzles of one file, loaded.
+#[derive(Debug, Clone)]
+pub struct Corpus {
+    /// The file name, as shown in reports.
+    pub name: String,
+    /// The puzzles that parsed, in file order.
+    pub puzzles: Vec<Grid>,
+    /// Lines that were neither comments, blank, nor puzzles.
+    pub invalid: usize,
+}
+
+impl Corpus {
+    /// Reads `path`: one puzzle per line; `#` lines and empty lines are skipped, `\r` before
+    /// the newline is dropped, lines that do not parse are counted in `invalid`.
+    pub fn load(path: &Path) -> std::io::Result<Corpus> {
+        let bytes = std::fs::read(path)?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
+        Ok(Corpus::parse(name, &bytes))
+    }
+
+    /// Parses the text of a corpus file; see [`Corpus::load`].
+    pub fn parse(name: String, bytes: &[u8]) -> Corpus {
+        let mut puzzles = Vec::new();
+        let mut invalid = 0;
+        for line in bytes.split(|&b| b == b'\n') {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.is_empty() || line[0] == b'#' {
+                continue;
+            }
+            match Grid::parse_bytes(line) {
+                Ok(g) => puzzles.push(g),
+                Err(_) => invalid += 1,
+            }
+        }
+        Corpus {
+            name,
+            puzzles,
+            invalid,
+        }
+    }
+}
+
+/// What to measure.
+#[derive(Debug, Clone)]
+pub struct BenchConfig {
+    /// The puzzle files.
+    pub paths: Vec<PathBuf>,
+    /// The strategies to compare, in report order.
+    pub strategies: Vec<Strategy>,
+    /// The limits of every search (usually count to 2).
+    pub limits: Limits,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Timed runs per file and strategy (at least 1); the report gives their median.
+    pub runs: usize,
+}
+
+/// The measurements of one strategy on one file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchRow {
+    /// The file name.
+    pub file: String,
+    /// The strategy.
+    pub strategy: Strategy,
+    /// Puzzles solved per run.
+    pub puzzles: usize,
+    /// Lines of the file that were not puzzles.
+    pub invalid: usize,
+    /// Puzzles per second, median over the runs.
+    pub median_rate: f64,
+    /// Puzzles per second, slowest run.
+    pub min_rate: f64,
+    /// Puzzles per second, fastest run.
+    pub max_rate: f64,
+    /// Percentage of puzzles solved (or refuted) without a guess.
+    pub no_guess_percent: f64,
+    /// Guesses per puzzle, on average.
+    pub guesses_per_puzzle: f64,
+}
+
+impl BenchRow {
+    /// Microseconds per puzzle at the median rate: wall time divided by puzzles, so with
+    /// several threads it measures throughput, not the latency of one puzzle.
+    pub fn micros_per_puzzle(&self) -> f64 {
+        if self.median_rate > 0.0 {
+            1e6 / self.median_rate
+        } else {
+            f64::INFINITY
+        }
+    }
+}
+
+/// Search statistics of one pass over a corpus.
+#[derive(Debug, Default, Clone, Copy)]
+struct Stats {
+    guesses: u64,
+    no_guess: u64,
+}
+
+impl std::ops::Add for Stats {
+    type Output = Stats;
+    fn add(self, o: Stats) -> Stats {
+        Stats {
+            guesses: self.guesses + o.guesses,
+            no_guess: self.no_guess + o.no_guess,
+        }
+    }
+}
+
+/// Solves `puzzles` once with one solver.
+fn solve_all(strategy: Strategy, puzzles: &[Grid], limits: Limits) -> Stats {
+    let mut solver = strategy.solver();
+    let mut stats = Stats::default();
+    for p in puzzles {
+        let out = solver.solve(p, limits);
+        stats.guesses += out.guesses;
+        stats.no_guess += u64::from(out.guesses == 0);
+    }
+    stats
+}
+
+/// Measures one strategy on one loaded corpus.
+pub fn bench_corpus(
+    corpus: &Corpus,
+    strategy: Strategy,
+    limits: Limits,
+    threads: usize,
+    runs: usize,
+) -> Result<BenchRow, rayon::ThreadPoolBuildError> {
+    let threads = threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    // Chunks big enough that the per-chunk solver (one small allocation) is noise, small
+    // enough to balance hard puzzles over the workers.
+    let chunk = (corpus.puzzles.len() / (threads * 16)).clamp(1, 4096);
+    let once = || {
+        if threads == 1 {
+            solve_all(strategy, &corpus.puzzles, limits)
+        } else {
+            pool.install(|| {
+                corpus
+                    .puzzles
+                    .par_chunks(chunk)
+                    .map(|c| solve_all(strategy, c, limits))
+                    .reduce(Stats::default, |a, b| a + b)
+            })
+        }
+    };
+    let n = corpus.puzzles.len();
+    let mut rates = Vec::with_capacity(runs.max(1));
+    let mut stats = Stats::default();
+    for run in 0..runs.max(1) {
+        let start = Instant::now();
+        let s = once();
+        let secs = start.elapsed().as_secs_f64();
+        if run == 0 {
+            stats = s;
+        }
+        rates.push(if secs > 0.0 { n as f64 / secs } else { 0.0 });
+    }
+    rates.sort_by(f64::total_cmp);
+    let per = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+    Ok(BenchRow {
+        file: corpus.name.clone(),
+        strategy,
+        puzzles: n,
+        invalid: corpus.invalid,
+        median_rate: median(&rates),
+        min_rate: rates[0],
+        max_rate: rates[rates.len() - 1],
+        no_guess_percent: 100.0 * per(stats.no_guess),
+        guesses_per_puzzle: per(stats.guesses),
+    })
+}
+
+/// The median of sorted, non-empty `xs`.
+fn median(xs: &[f64]) -> f64 {
+    let m = xs.len() / 2;
+    if xs.len() % 2 == 1 {
+        xs[m]
+    } else {
+        (xs[m - 1] + xs[m]) / 2.0
+    }
+}
+
+/// Why a benchmark could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// A corpus file could not be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The worker threads could not be started.
+    #[error("cannot start worker threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// Runs the whole benchmark: every file with every strategy, files in order.
+pub fn run(config: &BenchConfig) -> Result<Vec<BenchRow>, BenchError> {
+    let mut rows = Vec::new();
+    for path in &config.paths {
+        let corpus = Corpus::load(path).map_err(|source| BenchError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        for &strategy in &config.strategies {
+            rows.push(bench_corpus(
+                &corpus,
+                strategy,
+                config.limits,
+                config.threads,
+                config.runs,
+            )?);
+        }
+    }
+    Ok(rows)
+}
+
+const HEADERS: [&str; 9] = [
+    "file",
+    "solver",
+    "puzzles",
+    "puzzles/s",
+    "min/s",
+    "max/s",
+    "us/puzzle",
+    "no guess %",
+    "guesses/puzzle",
+];
+
+fn cells(row: &BenchRow) -> [String; 9] {
+    [
+        row.file.clone(),
+        row.strategy.name().to_string(),
+        row.puzzles.to_string(),
+        format!("{:.0}", row.median_rate),
+        format!("{:.0}", row.min_rate),
+        format!("{:.0}", row.max_rate),
+        format!("{:.2}", row.micros_per_puzzle()),
+        format!("{:.1}", row.no_guess_percent),
+        format!("{:.2}", row.guesses_per_puzzle),
+    ]
+}
+
+/// The rows as an aligned text table: names left-aligned, numbers right-aligned.
+pub fn render_table(rows: &[BenchRow]) -> String {
+    let body: Vec<[String; 9]> = rows.iter().map(cells).collect();
+    let mut widths = HEADERS.map(str::len);
+    for r in &body {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.len());
+        }
+    }
+    let mut out = String::new();
+    let mut line = |fields: &[String]| {
+        let mut s = String::new();
+        for (i, (f, w)) in fields.iter().zip(widths).enumerate() {
+            if i > 0 {
+                s.push_str("  ");
+            }
+            // Text columns left, numeric columns right, so the digits line up.
+            let _ = if i < 2 {
+                write!(s, "{f:<w$}")
+            } else {
+                write!(s, "{f:>w$}")
+            };
+        }
+        out.push_str(s.trim_end());
+        out.push('\n');
+    };
+    line(&HEADERS.map(String::from));
+    for r in &body {
+        line(r);
+    }
+    out
+}
+
+/// The rows as CSV with a header line; rates unrounded, as a spreadsheet wants them.
+pub fn render_csv(rows: &[BenchRow]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    // Writing to a Vec cannot fail.
+    let _ = w.write_record([
+        "file",
+        "solver",
+        "puzzles",
+        "invalid",
+        "puzzles_per_s",
+        "min_per_s",
+        "max_per_s",
+        "us_per_puzzle",
+        "no_guess_percent",
+        "guesses_per_puzzle",
+    ]);
+    for r in rows {
+        let _ = w.write_record([
+            r.file.clone(),
+            r.strategy.name().to_string(),
+            r.puzzles.to_string(),
+            r.invalid.to_string(),
+            format!("{:.1}", r.median_rate),
+            format!("{:.1}", r.min_rate),
+            format!("{:.1}", r.max_rate),
+            format!("{:.3}", r.micros_per_puzzle()),
+            format!("{:.2}", r.no_guess_percent),
+            format!("{:.3}", r.guesses_per_puzzle),
+        ]);
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(file: &str, strategy: Strategy, rate: f64) -> BenchRow {
+        BenchRow {
+            file: file.into(),
+            strategy,
+            puzzles: 1465,
+            invalid: 0,
+            median_rate: rate,
+            min_rate: rate * 0.9,
+            max_rate: rate * 1.1,
+            no_guess_percent: 12.5,
+            guesses_per_puzzle: 9.049,
+        }
+    }
+
+    #[test]
+    fn table_aligns_text_left_and_numbers_right() {
+        let rows = [
+            row("top1465", Strategy::Fast, 250000.0),
+            row("top1465", Strategy::Singles, 20000.0),
+        ];
+        let t = render_table(&rows);
+        let expected = "\
+file     solver   puzzles  puzzles/s   min/s   max/s  us/puzzle  no guess %  guesses/puzzle
+top1465  fast        1465     250000  225000  275000       4.00        12.5            9.05
+top1465  singles     1465      20000   18000   22000      50.00        12.5            9.05
+";
+        assert_eq!(t, expected);
+    }
+
+    #[test]
+    fn csv_has_a_header_and_one_line_per_row() {
+        let csv = render_csv(&[row("a", Strategy::Fast, 1000.0)]);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(lines[0].starts_with("file,solver,puzzles,invalid,puzzles_per_s"));
+        assert_eq!(
+            lines[1],
+            "a,fast,1465,0,1000.0,900.0,1100.0,1000.000,12.50,9.049"
+        );
+    }
+
+    #[test]
+    fn corpus_skips_comments_blank_lines_and_carriage_returns() {
+        let p = "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
+        let text = format!("# header\r\n{p}\r\n\n{p}\nnot a puzzle\n");
+        let c = Corpus::parse("t".into(), text.as_bytes());
+        assert_eq!((c.puzzles.len(), c.invalid), (2, 1));
+    }
+
+    #[test]
+    fn bench_counts_guesses_and_rates() {
+        let p: Grid =
+            "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35.."
+                .parse()
+                .unwrap();
+        let corpus = Corpus {
+            name: "t".into(),
+            puzzles: vec![p; 8],
+            invalid: 0,
+        };
+        for threads in [1, 2] {
+            let r = bench_corpus(&corpus, Strategy::Fast, Limits::count_to(2), threads, 3).unwrap();
+            assert_eq!(r.puzzles, 8);
+            assert!(r.min_rate <= r.median_rate && r.median_rate <= r.max_rate);
+            assert!(r.no_guess_percent == 0.0 || r.no_guess_percent == 100.0);
+        }
+    }
+}

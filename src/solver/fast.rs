@@ -1,0 +1,696 @@
+//! The `fast` strategy: per-digit band bitboards, band-level propagation, bivalue branching.
+//!
+//! # Layout
+//!
+//! The grid is cut into three *bands* of three rows. For every digit and band one `u32` holds
+//! the 27 cells of the band where that digit may still stand, row by row:
+//!
+//! ```text
+//!              box 0       box 1       box 2
+//!   bit:    0  1  2  |  3  4  5  |  6  7  8       row 0 of the band
+//!           9 10 11  | 12 13 14  | 15 16 17       row 1
+//!          18 19 20  | 21 22 23  | 24 25 26       row 2
+//!
+//!   cand[digit * 3 + band]   9 digits x 3 bands = 27 words, bits 27..31 always 0
+//!   unsolved[band]           cells of the band that hold no digit yet
+//! ```
+//!
+//! A placed digit keeps its own bit, so for every digit the three words always describe a set
+//! of positions with at least one per row and box; a solved digit has exactly nine bits. The
+//! whole state is 27 + 3 + 1 words (124 bytes): branching copies it and undoing a branch is
+//! dropping the copy.
+//!
+//! # Why bands
+//!
+//! Within one band, a digit stands once in each of the three rows and once in each of the three
+//! boxes, so its rows and boxes are matched one to one. Which boxes each row can still use is a
+//! 9-bit row-by-box graph; a table of its 512 values gives the cells whose (row, box) pair lies
+//! in *some* perfect matching. One lookup thus applies pointing and claiming between the rows
+//! and boxes of a band, finds hidden singles in rows and boxes (a row left with one cell), and
+//! detects a digit that no longer fits the band at all. The same holds across the bands of a
+//! stack: each box of the stack uses one column and each column one box, so a band-by-column
+//! graph per stack, built from the columns each band word still touches, gives column/box
+//! pointing and claiming and hidden singles in columns. The update of a digit alternates the
+//! two until neither removes a cell.
+//!
+//! Across digits, two rules work on all 27 cells of a band at once. Naked singles: the words
+//! `one` and `two` accumulate "seen at least once / twice" over the nine digits, so
+//! `unsolved & !two` are the cells with one candidate left and `unsolved & !one` the cells with
+//! none. Minirows (a row crossing a box, three cells) hold exactly three digits: bit-parallel
+//! counters over the nine row-by-box graphs tell, for the nine minirows together, how many
+//! digits may and how many must use each one.
+//!
+//! # Search
+//!
+//! When propagation stalls, the solver branches, as tdoku's writeup describes, on the
+//! *configuration* of one digit in one band (which box each of its rows uses, at most six): in
+//! the band with the fewest configurations summed over its digits, the digit with the fewest
+//! above one. When every digit has a single configuration left everywhere it branches on a
+//! cell with two candidates (else the fewest). Each alternative tried at a branch counts as a
+//! guess except the last one left, which by then is forced; this matches tdoku's count, where
+//! the negation of a failed decision is propagated rather than guessed.
+
+use super::{Limits, Outcome, Solver};
+use crate::grid::{CELLS, Grid};
+
+/// The 27 cells of a band.
+const BAND: u32 = (1 << 27) - 1;
+
+/// Column `c` (0..9) of a band: one bit in each of its three rows.
+const fn column(c: u32) -> u32 {
+    0x40201 << c
+}
+
+/// For a 9-bit row: bit `k` set when its box segment `k` (bits `3k..3k+3`) holds a cell.
+static TRIADS: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if x >> (3 * k) & 7 != 0 {
+                t[x] |= 1 << k;
+            }
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// For a row-by-box graph (bit `3r + k`: row `r` of the band may use box `k`): the cells of the
+/// band whose (row, box) pair lies in at least one perfect matching of the graph. Zero when the
+/// graph has no perfect matching, i.e. the digit cannot be placed in this band any more.
+static KEEP: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut g = 0;
+    while g < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMS[p];
+            let mut edges = 0u32;
+            let mut r = 0;
+            while r < 3 {
+                edges |= 1 << (3 * r + perm[r]);
+                r += 1;
+            }
+            if g as u32 & edges == edges {
+                let mut r = 0;
+                while r < 3 {
+                    t[g] |= 7 << (9 * r + 3 * perm[r]);
+                    r += 1;
+                }
+            }
+            p += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
+/// For each cell of a band: the other cells of its row and box in the band. (Its column within
+/// the band lies inside its box.)
+static BAND_PEERS: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut i = 0;
+    while i < 27 {
+        let mut j = 0;
+        while j < 27 {
+            if j != i && (j / 9 == i / 9 || j % 9 / 3 == i % 9 / 3) {
+                t[i] |= 1 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// For a 3x3 bipartite graph (bit `3i + j`: edge from `i` to `j`): the edges that lie in at
+/// least one perfect matching. Zero when there is none.
+static MATCHED: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut g = 0;
+    while g < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMS[p];
+            let edges = 1 << perm[0] | 1 << (3 + perm[1]) | 1 << (6 + perm[2]);
+            if g & edges == edges {
+                t[g] |= edges as u16;
+            }
+            p += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
+/// The six permutations of three things.
+const PERMS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+/// The row-by-box graph of a band word: bit `3r + k` when row `r` has a cell in box `k`.
+#[inline(always)]
+fn row_graph(w: u32) -> usize {
+    TRIADS[(w & 0x1FF) as usize] as usize
+        | (TRIADS[(w >> 9 & 0x1FF) as usize] as usize) << 3
+        | (TRIADS[(w >> 18) as usize] as usize) << 6
+}
+
+/// For each permutation of [`PERMS`]: its edges in a row-by-box graph, and the cells of the
+/// band it allows (row `r` in box `perm[r]`).
+static PERM_EDGES: [(usize, u32); 6] = {
+    let mut t = [(0usize, 0u32); 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut r = 0;
+        while r < 3 {
+            t[p].0 |= 1 << (3 * r + PERMS[p][r]);
+            t[p].1 |= 7 << (9 * r + 3 * PERMS[p][r]);
+            r += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// For a row-by-box graph: how many perfect matchings (configurations of the digit in the
+/// band, 0 to 6) it has.
+static CONFIGS: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut g = 0;
+    while g < 512 {
+        let mut p = 0;
+        while p < 6 {
+            if g & PERM_EDGES[p].0 == PERM_EDGES[p].0 {
+                t[g] += 1;
+            }
+            p += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
+/// For a row-by-box graph: the edges that every perfect matching uses (the minirows the digit
+/// must occupy). Zero when there is no matching.
+static FORCED: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut g = 0;
+    while g < 512 {
+        let mut common = 0x1FFu16;
+        let mut any = false;
+        let mut p = 0;
+        while p < 6 {
+            let e = PERM_EDGES[p].0 as u16;
+            if g as u16 & e == e {
+                common &= e;
+                any = true;
+            }
+            p += 1;
+        }
+        t[g] = if any { common } else { 0 };
+        g += 1;
+    }
+    t
+};
+
+/// The cells of a set of minirows (row-by-box edges, bit `3r + k`).
+#[inline(always)]
+fn minirow_cells(edges: u32) -> u32 {
+    const SPREAD: [u32; 8] = [0, 0x7, 0x38, 0x3F, 0x1C0, 0x1C7, 0x1F8, 0x1FF];
+    SPREAD[(edges & 7) as usize]
+        | SPREAD[(edges >> 3 & 7) as usize] << 9
+        | SPREAD[(edges >> 6 & 7) as usize] << 18
+}
+
+/// For minirow `3r + k`: the cells a digit must leave once it is known to occupy that minirow,
+/// namely the rest of row `r` and the rest of box `k`.
+static CROSS: [u32; 9] = {
+    let mut t = [0u32; 9];
+    let mut e = 0;
+    while e < 9 {
+        let (r, k) = (e / 3, e % 3);
+        t[e] = ((0x1FF << (9 * r)) | (0x40201 * (7 << (3 * k)))) & !(7 << (9 * r + 3 * k));
+        e += 1;
+    }
+    t
+};
+
+/// The columns (9 bits) where a band word has a cell.
+#[inline(always)]
+fn columns(w: u32) -> u32 {
+    (w | w >> 9 | w >> 18) & 0x1FF
+}
+
+/// Columns `3s..3s+3` of three 9-bit column sets, as a band-by-column graph (bit `3b + j`).
+#[inline(always)]
+fn stack_graph(c: [u32; 3], s: u32) -> usize {
+    (c[0] >> (3 * s) & 7 | (c[1] >> (3 * s) & 7) << 3 | (c[2] >> (3 * s) & 7) << 6) as usize
+}
+
+/// The search state; see the module documentation for the layout.
+#[derive(Clone, Copy)]
+struct State {
+    /// Possible cells of each digit in each band, indexed `digit * 3 + band`.
+    cand: [u32; 27],
+    /// Cells of each band with no digit placed yet.
+    unsolved: [u32; 3],
+    /// Digits whose words changed since their last update (bit `digit`).
+    dirty: u32,
+}
+
+impl State {
+    const START: State = State {
+        cand: [BAND; 27],
+        unsolved: [BAND; 3],
+        dirty: 0x1FF,
+    };
+
+    /// Replaces `cand[i]` by `cand[i] & keep`, marking its digit dirty if that removed
+    /// anything.
+    #[inline(always)]
+    fn restrict(&mut self, i: usize, keep: u32) {
+        let old = self.cand[i];
+        let new = old & keep;
+        if new != old {
+            self.cand[i] = new;
+            self.dirty |= 1 << (i / 3);
+        }
+    }
+
+    /// Places digit `d` on the cell `bit` of band `b`, which no other digit may hold any more:
+    /// removes `d` from the cell's row and box in the band and from its column in the others.
+    #[inline(always)]
+    fn place(&mut self, d: usize, b: usize, bit: u32) {
+        let pos = bit.trailing_zeros();
+        self.unsolved[b] &= !bit;
+        self.restrict(d * 3 + b, !BAND_PEERS[pos as usize]);
+        let col = !column(pos % 9);
+        self.restrict(d * 3 + (b + 1) % 3, col);
+        self.restrict(d * 3 + (b + 2) % 3, col);
+    }
+
+    /// Places digit `d` on cell `bit` of band `b` after removing the other digits from it.
+    fn assign(&mut self, d: usize, b: usize, bit: u32) {
+        for e in 0..9 {
+            if e != d {
+                self.restrict(e * 3 + b, !bit);
+            }
+        }
+        self.place(d, b, bit);
+    }
+
+    /// The update of digit `d`: alternately keeps the cells that fit a row-to-box matching in
+    /// every band and a band-to-column matching in every stack, until neither removes a cell;
+    /// then places the digit on each row left with a single cell. False when the digit no
+    /// longer fits the grid.
+    #[inline(always)]
+    fn update(&mut self, d: usize) -> bool {
+        let mut w = [self.cand[d * 3], self.cand[d * 3 + 1], self.cand[d * 3 + 2]];
+        loop {
+            for x in &mut w {
+                *x &= KEEP[row_graph(*x)];
+            }
+            let c = w.map(columns);
+            let mut keep = [0u32; 3];
+            for s in 0..3 {
+                let m = MATCHED[stack_graph(c, s)] as u32;
+                for (b, k) in keep.iter_mut().enumerate() {
+                    *k |= (m >> (3 * b) & 7) << (3 * s);
+                }
+            }
+            let next = [
+                w[0] & (keep[0] * 0x40201),
+                w[1] & (keep[1] * 0x40201),
+                w[2] & (keep[2] * 0x40201),
+            ];
+            if next == w {
+                break;
+            }
+            w = next;
+        }
+        if w.contains(&0) {
+            return false;
+        }
+        for (b, &wb) in w.iter().enumerate() {
+            self.cand[d * 3 + b] = wb;
+            // Rows with a single cell left: the digit goes there.
+            let mut single = 0;
+            for r in 0..3 {
+                let row = wb >> (9 * r) & 0x1FF;
+                if row & (row - 1) == 0 {
+                    single |= row << (9 * r);
+                }
+            }
+            let new = single & self.unsolved[b];
+            if new != 0 {
+                self.unsolved[b] &= !new;
+                for e in 0..9 {
+                    if e != d {
+                        self.restrict(e * 3 + b, !new);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Runs band updates and naked singles until neither changes anything. False on a
+    /// contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            while self.dirty != 0 {
+                let d = self.dirty.trailing_zeros() as usize;
+                self.dirty &= self.dirty - 1;
+                if !self.update(d) {
+                    return false;
+                }
+            }
+            let mut placed = false;
+            for b in 0..3 {
+                let unsolved = self.unsolved[b];
+                if unsolved == 0 {
+                    continue;
+                }
+                let (mut one, mut two) = (0u32, 0u32);
+                for d in 0..9 {
+                    let w = self.cand[d * 3 + b];
+                    two |= one & w;
+                    one |= w;
+                }
+                if unsolved & !one != 0 {
+                    return false; // a cell with no candidate left
+                }
+                let singles = unsolved & !two;
+                if singles != 0 {
+                    placed = true;
+                    for d in 0..9 {
+                        let mut m = singles & self.cand[d * 3 + b];
+                        while m != 0 {
+                            let bit = m & m.wrapping_neg();
+                            m ^= bit;
+                            self.place(d, b, bit);
+                        }
+                    }
+                }
+            }
+            if placed {
+                continue;
+            }
+            // The minirow rule is the costliest, so it runs only once the cheap rules stall.
+            if !self.minirows() {
+                return false;
+            }
+            if self.dirty == 0 {
+                return true;
+            }
+        }
+    }
+
+    /// Each minirow (the three cells where a row of a band crosses a box) holds exactly three
+    /// digits. Counts, per band and for all nine minirows at once, the digits that may and the
+    /// digits that must occupy each minirow: fewer than three possible or more than three
+    /// certain is a contradiction; three certain ones shut the others out; exactly three
+    /// possible ones must all go there. This is what makes a wrong guess of a digit's
+    /// configuration fail at once instead of several guesses later. False on a contradiction.
+    fn minirows(&mut self) -> bool {
+        for b in 0..3 {
+            if self.unsolved[b] == 0 {
+                continue;
+            }
+            let mut graphs = [0u32; 9];
+            let mut forced = [0u32; 9];
+            let (mut p1, mut p2, mut p3, mut p4) = (0u32, 0u32, 0u32, 0u32);
+            let (mut f1, mut f2, mut f3, mut f4) = (0u32, 0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let g = row_graph(self.cand[d * 3 + b]) as u32;
+                let f = FORCED[g as usize] as u32;
+                graphs[d] = g;
+                forced[d] = f;
+                p4 |= p3 & g;
+                p3 |= p2 & g;
+                p2 |= p1 & g;
+                p1 |= g;
+                f4 |= f3 & f;
+                f3 |= f2 & f;
+                f2 |= f1 & f;
+                f1 |= f;
+            }
+            if p3 != 0x1FF || f4 != 0 {
+                return false;
+            }
+            let full = f3;
+            let must = p3 & !p4 & !f3;
+            if full | must == 0 {
+                continue;
+            }
+            for d in 0..9 {
+                let (g, f) = (graphs[d], forced[d]);
+                let out = g & full & !f;
+                if out != 0 {
+                    self.restrict(d * 3 + b, !minirow_cells(out));
+                }
+                let mut into = g & must & !f;
+                while into != 0 {
+                    let e = into.trailing_zeros() as usize;
+                    into &= into - 1;
+                    self.restrict(d * 3 + b, !CROSS[e]);
+                }
+            }
+        }
+        true
+    }
+
+    fn is_solved(&self) -> bool {
+        self.unsolved == [0; 3]
+    }
+
+    /// The digit and band to branch on, as tdoku's writeup suggests: the band with the fewest
+    /// configurations summed over its digits, and in it the digit with the fewest configurations
+    /// above one. None when every digit has one configuration left in every band.
+    fn branch_band(&self) -> Option<(usize, usize)> {
+        let mut best = None;
+        let mut best_total = u32::MAX;
+        for b in 0..3 {
+            let mut total = 0;
+            let mut pick = None;
+            let mut pick_n = u8::MAX;
+            for d in 0..9 {
+                let n = CONFIGS[row_graph(self.cand[d * 3 + b])];
+                total += n as u32;
+                if n > 1 && n < pick_n {
+                    pick = Some(d);
+                    pick_n = n;
+                }
+            }
+            if let Some(d) = pick
+                && total < best_total
+            {
+                best_total = total;
+                best = Some((d, b));
+            }
+        }
+        best
+    }
+
+    /// The cell to branch on, as (band, bit): the first cell with two candidates, else the
+    /// first with the fewest.
+    fn branch_cell(&self) -> (usize, u32) {
+        for b in 0..3 {
+            let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let w = self.cand[d * 3 + b];
+                three |= two & w;
+                two |= one & w;
+                one |= w;
+            }
+            let pairs = self.unsolved[b] & two & !three;
+            if pairs != 0 {
+                return (b, pairs & pairs.wrapping_neg());
+            }
+        }
+        let mut best = (0, 0, u32::MAX);
+        for b in 0..3 {
+            let mut m = self.unsolved[b];
+            while m != 0 {
+                let bit = m & m.wrapping_neg();
+                m ^= bit;
+                let n = (0..9).filter(|d| self.cand[d * 3 + b] & bit != 0).count() as u32;
+                if n < best.2 {
+                    best = (b, bit, n);
+                }
+            }
+        }
+        (best.0, best.1)
+    }
+
+    /// The grid of a solved state.
+    fn grid(&self) -> Grid {
+        let mut cells = [0u8; CELLS];
+        for d in 0..9 {
+            for b in 0..3 {
+                let mut m = self.cand[d * 3 + b];
+                while m != 0 {
+                    let pos = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    cells[b * 27 + pos] = d as u8 + 1;
+                }
+            }
+        }
+        // Only digits 1-9 are written, so the grid is valid.
+        Grid::from_cells(cells).unwrap_or(Grid::EMPTY)
+    }
+}
+
+/// Solver of the `fast` strategy (the default). See the module documentation.
+#[derive(Debug, Default)]
+pub struct FastSolver {
+    solutions: u64,
+    first: Option<Grid>,
+    guesses: u64,
+    aborted: bool,
+}
+
+impl FastSolver {
+    /// A new solver.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn search(&mut self, mut state: State, limits: Limits, on_solution: &mut dyn FnMut(&Grid)) {
+        if !state.propagate() {
+            return;
+        }
+        if state.is_solved() {
+            let g = state.grid();
+            self.solutions += 1;
+            self.first.get_or_insert(g);
+            on_solution(&g);
+            return;
+        }
+        if let Some((d, b)) = state.branch_band() {
+            // Branch on the configurations of digit `d` in band `b`: which box each row uses.
+            let i = d * 3 + b;
+            let graph = row_graph(state.cand[i]);
+            let mut left = CONFIGS[graph];
+            for &(edges, cells) in &PERM_EDGES {
+                if graph & edges != edges {
+                    continue;
+                }
+                left -= 1;
+                if !self.may_try(left != 0, limits) {
+                    return;
+                }
+                let mut next = state;
+                next.cand[i] &= cells;
+                next.dirty |= 1 << d;
+                self.search(next, limits, on_solution);
+            }
+            return;
+        }
+        let (b, bit) = state.branch_cell();
+        let mut digits: u32 = 0;
+        for d in 0..9 {
+            if state.cand[d * 3 + b] & bit != 0 {
+                digits |= 1 << d;
+            }
+        }
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            if !self.may_try(digits != 0, limits) {
+                return;
+            }
+            let mut next = state;
+            next.assign(d, b, bit);
+            self.search(next, limits, on_solution);
+        }
+    }
+
+    /// Whether the search may try the next alternative of a branch: not once enough solutions
+    /// are found or the budget is spent. Counts a guess unless the alternative is the last one
+    /// left (`guess == false`), which is forced.
+    fn may_try(&mut self, guess: bool, limits: Limits) -> bool {
+        if self.solutions >= limits.solutions || self.aborted {
+            return false;
+        }
+        if guess {
+            if limits.guesses.is_some_and(|budget| self.guesses >= budget) {
+                self.aborted = true;
+                return false;
+            }
+            self.guesses += 1;
+        }
+        true
+    }
+}
+
+impl Solver for FastSolver {
+    fn solve_with(
+        &mut self,
+        puzzle: &Grid,
+        limits: Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome {
+        *self = FastSolver::default();
+        let mut state = State::START;
+        let mut ok = true;
+        for (cell, &v) in puzzle.cells().iter().enumerate() {
+            if v != 0 {
+                let (d, b, bit) = (v as usize - 1, cell / 27, 1 << (cell % 27));
+                if state.cand[d * 3 + b] & bit == 0 {
+                    ok = false; // the same digit is given in a peer
+                    break;
+                }
+                state.assign(d, b, bit);
+            }
+        }
+        if ok {
+            self.search(state, limits, on_solution);
+        }
+        Outcome {
+            solutions: self.solutions,
+            solution: self.first,
+            guesses: self.guesses,
+            aborted: self.aborted,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Strategy, tests::check_strategy};
+    use super::*;
+
+    #[test]
+    fn passes_the_shared_checks() {
+        check_strategy(Strategy::Fast);
+    }
+
+    #[test]
+    fn keep_table_matches_rows_to_boxes() {
+        // Every row may use every box: all cells stay.
+        assert_eq!(KEEP[0x1FF], BAND);
+        // Row 0 only in box 0: rows 1 and 2 lose box 0.
+        let g = 0b001 | 0b111 << 3 | 0b111 << 6;
+        assert_eq!(KEEP[g], 0x7 | 0x1F8 << 9 | 0x1F8 << 18);
+        // Rows 0 and 1 both only in box 0: no matching.
+        assert_eq!(KEEP[0b001 | 0b001 << 3 | 0b111 << 6], 0);
+    }
+
+    #[test]
+    fn band_peers_are_row_and_box() {
+        for (i, peers) in BAND_PEERS.iter().enumerate() {
+            // 8 others in the row, 6 more in the box.
+            assert_eq!(peers.count_ones(), 14, "cell {i}");
+        }
+    }
+}
