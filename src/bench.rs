@@ -29,9 +29,14 @@ pub struct Corpus {
 }
 
 impl Corpus {
-    /// Reads `path`: one puzzle per line; `#` lines and empty lines are skipped, `\r` before
+    /// Reads `path` (`-`: stdin): one puzzle per line; `#` lines and empty lines are skipped, `\r` before
     /// the newline is dropped, lines that do not parse are counted in `invalid`.
     pub fn load(path: &Path) -> std::io::Result<Corpus> {
+        if path.as_os_str() == "-" {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
+            return Ok(Corpus::parse("<stdin>".into(), &bytes));
+        }
         let bytes = std::fs::read(path)?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
@@ -65,7 +70,7 @@ impl Corpus {
 /// What to measure.
 #[derive(Debug, Clone)]
 pub struct BenchConfig {
-    /// The puzzle files.
+    /// The puzzle files (`-` for stdin).
     pub paths: Vec<PathBuf>,
     /// The strategies to compare, in report order.
     pub strategies: Vec<Strategy>,
@@ -75,6 +80,24 @@ pub struct BenchConfig {
     pub threads: usize,
     /// Timed runs per file and strategy (at least 1); the report gives their median.
     pub runs: usize,
+}
+
+/// The guess budget `backtrack` gets in a benchmark when none is given: plain backtracking
+/// can need billions of guesses on one hard puzzle, which would hang a comparison.
+pub const BACKTRACK_DEFAULT_BUDGET: u64 = 100_000;
+
+impl BenchConfig {
+    /// The limits for `strategy`: the configured ones, with [`BACKTRACK_DEFAULT_BUDGET`] for
+    /// `backtrack` when no guess budget is set.
+    pub fn limits_for(&self, strategy: Strategy) -> Limits {
+        match (strategy, self.limits.guesses) {
+            (Strategy::Backtrack, None) => Limits {
+                guesses: Some(BACKTRACK_DEFAULT_BUDGET),
+                ..self.limits
+            },
+            _ => self.limits,
+        }
+    }
 }
 
 /// The measurements of one strategy on one file.
@@ -98,6 +121,8 @@ pub struct BenchRow {
     pub no_guess_percent: f64,
     /// Guesses per puzzle, on average.
     pub guesses_per_puzzle: f64,
+    /// Searches stopped by the guess budget (their time counts, their result is incomplete).
+    pub aborted: u64,
 }
 
 impl BenchRow {
@@ -117,6 +142,7 @@ impl BenchRow {
 struct Stats {
     guesses: u64,
     no_guess: u64,
+    aborted: u64,
 }
 
 impl std::ops::Add for Stats {
@@ -125,6 +151,7 @@ impl std::ops::Add for Stats {
         Stats {
             guesses: self.guesses + o.guesses,
             no_guess: self.no_guess + o.no_guess,
+            aborted: self.aborted + o.aborted,
         }
     }
 }
@@ -137,8 +164,88 @@ fn solve_all(strategy: Strategy, puzzles: &[Grid], limits: Limits) -> Stats {
         let out = solver.solve(p, limits);
         stats.guesses += out.guesses;
         stats.no_guess += u64::from(out.guesses == 0);
+        stats.aborted += u64::from(out.aborted);
     }
     stats
+}
+
+/// One timed pass of `strategy` over `puzzles`: seconds and search statistics.
+fn timed_pass(
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    strategy: Strategy,
+    puzzles: &[Grid],
+    limits: Limits,
+) -> (f64, Stats) {
+    // Chunks big enough that the per-chunk solver (one small allocation) is noise, small
+    // enough to balance hard puzzles over the workers.
+    let chunk = (puzzles.len() / (threads * 16)).clamp(1, 4096);
+    let start = Instant::now();
+    let stats = if threads == 1 {
+        solve_all(strategy, puzzles, limits)
+    } else {
+        pool.install(|| {
+            puzzles
+                .par_chunks(chunk)
+                .map(|c| solve_all(strategy, c, limits))
+                .reduce(Stats::default, |a, b| a + b)
+        })
+    };
+    (start.elapsed().as_secs_f64(), stats)
+}
+
+/// Measures `strategies` on one loaded corpus. The runs are interleaved (every strategy once,
+/// then every strategy again, ...), so that on a shared machine a burst of load falls on all of
+/// them alike and their ratios stay fair. `limits_for` gives each strategy its limits.
+pub fn bench_strategies(
+    corpus: &Corpus,
+    strategies: &[Strategy],
+    limits_for: impl Fn(Strategy) -> Limits,
+    threads: usize,
+    runs: usize,
+) -> Result<Vec<BenchRow>, rayon::ThreadPoolBuildError> {
+    let threads = threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let n = corpus.puzzles.len();
+    let mut rates = vec![Vec::with_capacity(runs.max(1)); strategies.len()];
+    let mut stats = vec![Stats::default(); strategies.len()];
+    for run in 0..runs.max(1) {
+        for (i, &strategy) in strategies.iter().enumerate() {
+            let (secs, s) = timed_pass(
+                &pool,
+                threads,
+                strategy,
+                &corpus.puzzles,
+                limits_for(strategy),
+            );
+            if run == 0 {
+                stats[i] = s;
+            }
+            rates[i].push(if secs > 0.0 { n as f64 / secs } else { 0.0 });
+        }
+    }
+    let per = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+    Ok(strategies
+        .iter()
+        .zip(rates.iter_mut().zip(&stats))
+        .map(|(&strategy, (rates, stats))| {
+            rates.sort_by(f64::total_cmp);
+            BenchRow {
+                file: corpus.name.clone(),
+                strategy,
+                puzzles: n,
+                invalid: corpus.invalid,
+                median_rate: median(rates),
+                min_rate: rates[0],
+                max_rate: rates[rates.len() - 1],
+                no_guess_percent: 100.0 * per(stats.no_guess),
+                guesses_per_puzzle: per(stats.guesses),
+                aborted: stats.aborted,
+            }
+        })
+        .collect())
 }
 
 /// Measures one strategy on one loaded corpus.
@@ -149,51 +256,8 @@ pub fn bench_corpus(
     threads: usize,
     runs: usize,
 ) -> Result<BenchRow, rayon::ThreadPoolBuildError> {
-    let threads = threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    // Chunks big enough that the per-chunk solver (one small allocation) is noise, small
-    // enough to balance hard puzzles over the workers.
-    let chunk = (corpus.puzzles.len() / (threads * 16)).clamp(1, 4096);
-    let once = || {
-        if threads == 1 {
-            solve_all(strategy, &corpus.puzzles, limits)
-        } else {
-            pool.install(|| {
-                corpus
-                    .puzzles
-                    .par_chunks(chunk)
-                    .map(|c| solve_all(strategy, c, limits))
-                    .reduce(Stats::default, |a, b| a + b)
-            })
-        }
-    };
-    let n = corpus.puzzles.len();
-    let mut rates = Vec::with_capacity(runs.max(1));
-    let mut stats = Stats::default();
-    for run in 0..runs.max(1) {
-        let start = Instant::now();
-        let s = once();
-        let secs = start.elapsed().as_secs_f64();
-        if run == 0 {
-            stats = s;
-        }
-        rates.push(if secs > 0.0 { n as f64 / secs } else { 0.0 });
-    }
-    rates.sort_by(f64::total_cmp);
-    let per = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
-    Ok(BenchRow {
-        file: corpus.name.clone(),
-        strategy,
-        puzzles: n,
-        invalid: corpus.invalid,
-        median_rate: median(&rates),
-        min_rate: rates[0],
-        max_rate: rates[rates.len() - 1],
-        no_guess_percent: 100.0 * per(stats.no_guess),
-        guesses_per_puzzle: per(stats.guesses),
-    })
+    let mut rows = bench_strategies(corpus, &[strategy], |_| limits, threads, runs)?;
+    Ok(rows.remove(0))
 }
 
 /// The median of sorted, non-empty `xs`.
@@ -230,20 +294,18 @@ pub fn run(config: &BenchConfig) -> Result<Vec<BenchRow>, BenchError> {
             path: path.clone(),
             source,
         })?;
-        for &strategy in &config.strategies {
-            rows.push(bench_corpus(
-                &corpus,
-                strategy,
-                config.limits,
-                config.threads,
-                config.runs,
-            )?);
-        }
+        rows.extend(bench_strategies(
+            &corpus,
+            &config.strategies,
+            |s| config.limits_for(s),
+            config.threads,
+            config.runs,
+        )?);
     }
     Ok(rows)
 }
 
-const HEADERS: [&str; 9] = [
+const HEADERS: [&str; 10] = [
     "file",
     "solver",
     "puzzles",
@@ -253,9 +315,10 @@ const HEADERS: [&str; 9] = [
     "us/puzzle",
     "no guess %",
     "guesses/puzzle",
+    "aborted",
 ];
 
-fn cells(row: &BenchRow) -> [String; 9] {
+fn cells(row: &BenchRow) -> [String; 10] {
     [
         row.file.clone(),
         row.strategy.name().to_string(),
@@ -266,12 +329,13 @@ fn cells(row: &BenchRow) -> [String; 9] {
         format!("{:.2}", row.micros_per_puzzle()),
         format!("{:.1}", row.no_guess_percent),
         format!("{:.2}", row.guesses_per_puzzle),
+        row.aborted.to_string(),
     ]
 }
 
 /// The rows as an aligned text table: names left-aligned, numbers right-aligned.
 pub fn render_table(rows: &[BenchRow]) -> String {
-    let body: Vec<[String; 9]> = rows.iter().map(cells).collect();
+    let body: Vec<[String; 10]> = rows.iter().map(cells).collect();
     let mut widths = HEADERS.map(str::len);
     for r in &body {
         for (w, c) in widths.iter_mut().zip(r) {
@@ -317,6 +381,7 @@ pub fn render_csv(rows: &[BenchRow]) -> String {
         "us_per_puzzle",
         "no_guess_percent",
         "guesses_per_puzzle",
+        "aborted",
     ]);
     for r in rows {
         let _ = w.write_record([
@@ -330,6 +395,7 @@ pub fn render_csv(rows: &[BenchRow]) -> String {
             format!("{:.3}", r.micros_per_puzzle()),
             format!("{:.2}", r.no_guess_percent),
             format!("{:.3}", r.guesses_per_puzzle),
+            r.aborted.to_string(),
         ]);
     }
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
@@ -350,6 +416,7 @@ mod tests {
             max_rate: rate * 1.1,
             no_guess_percent: 12.5,
             guesses_per_puzzle: 9.049,
+            aborted: 0,
         }
     }
 
@@ -361,9 +428,9 @@ mod tests {
         ];
         let t = render_table(&rows);
         let expected = "\
-file     solver   puzzles  puzzles/s   min/s   max/s  us/puzzle  no guess %  guesses/puzzle
-top1465  fast        1465     250000  225000  275000       4.00        12.5            9.05
-top1465  singles     1465      20000   18000   22000      50.00        12.5            9.05
+file     solver   puzzles  puzzles/s   min/s   max/s  us/puzzle  no guess %  guesses/puzzle  aborted
+top1465  fast        1465     250000  225000  275000       4.00        12.5            9.05        0
+top1465  singles     1465      20000   18000   22000      50.00        12.5            9.05        0
 ";
         assert_eq!(t, expected);
     }
@@ -376,8 +443,26 @@ top1465  singles     1465      20000   18000   22000      50.00        12.5     
         assert!(lines[0].starts_with("file,solver,puzzles,invalid,puzzles_per_s"));
         assert_eq!(
             lines[1],
-            "a,fast,1465,0,1000.0,900.0,1100.0,1000.000,12.50,9.049"
+            "a,fast,1465,0,1000.0,900.0,1100.0,1000.000,12.50,9.049,0"
         );
+    }
+
+    #[test]
+    fn backtrack_gets_a_budget_unless_one_is_given() {
+        let mut config = BenchConfig {
+            paths: vec![],
+            strategies: vec![],
+            limits: Limits::count_to(2),
+            threads: 1,
+            runs: 1,
+        };
+        assert_eq!(config.limits_for(Strategy::Fast).guesses, None);
+        assert_eq!(
+            config.limits_for(Strategy::Backtrack).guesses,
+            Some(BACKTRACK_DEFAULT_BUDGET)
+        );
+        config.limits.guesses = Some(7);
+        assert_eq!(config.limits_for(Strategy::Backtrack).guesses, Some(7));
     }
 
     #[test]

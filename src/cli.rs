@@ -42,6 +42,14 @@ pub enum Command {
     /// puzzle; error says why). Rows come in input order whatever the thread count.
     #[command(after_help = EXIT_CODES)]
     Solve(SolveArgs),
+    /// Measure solver throughput on puzzle files: puzzles/s (median of --runs, with min and
+    /// max), µs/puzzle, share solved without guessing, guesses/puzzle.
+    ///
+    /// Files are text (one puzzle per line; `#` lines skipped) and are loaded into memory
+    /// first, so only solving is timed. With several solvers the runs are interleaved, so that
+    /// their ratios come from the same moments of a shared machine.
+    #[command(after_help = EXIT_CODES)]
+    Bench(BenchArgs),
     /// Show step by step how one puzzle is solved: candidates, forced placements, guesses, dead
     /// ends, the solution and totals.
     #[command(after_help = EXPLAIN_EXIT_CODES)]
@@ -325,4 +333,86 @@ pub struct ExplainArgs {
     /// Give up after N guesses.
     #[arg(long, value_name = "N")]
     pub max_guesses: Option<u64>,
+}
+
+/// Arguments of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Puzzle files (text, one puzzle per line). `-` or nothing reads stdin.
+    pub files: Vec<PathBuf>,
+
+    /// Solvers to measure: names separated by commas, or `all`. `backtrack` gets a budget of
+    /// 100,000 guesses per puzzle unless --max-guesses is given.
+    #[arg(long, value_name = "NAME,...|all", value_delimiter = ',', default_values_t = [SolverChoice::Fast])]
+    pub solver: Vec<SolverChoice>,
+
+    /// Count solutions up to N (2 proves uniqueness).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: u64,
+
+    /// Stop the search of one puzzle after N guesses.
+    #[arg(long, value_name = "N")]
+    pub max_guesses: Option<u64>,
+
+    /// Solver threads.
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+
+    /// Timed runs per file and solver; the table gives their median.
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    pub runs: usize,
+
+    /// Print CSV instead of an aligned table.
+    #[arg(long)]
+    pub csv: bool,
+}
+
+/// A `--solver` value of `bench`: one strategy, or all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SolverChoice {
+    /// Every strategy.
+    All,
+    /// `fast`.
+    Fast,
+    /// `singles`.
+    Singles,
+    /// `backtrack`.
+    Backtrack,
+    /// `candidates`.
+    Candidates,
+    /// `bitmask`.
+    Bitmask,
+}
+
+impl std::fmt::Display for SolverChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use clap::ValueEnum;
+        match self.to_possible_value() {
+            Some(v) => f.write_str(v.get_name()),
+            None => Ok(()),
+        }
+    }
+}
+
+impl SolverChoice {
+    /// The strategies a list of choices names, in order, without repeats.
+    pub fn strategies(choices: &[SolverChoice]) -> Vec<Strategy> {
+        let mut out: Vec<Strategy> = Vec::new();
+        for c in choices {
+            let add: &[Strategy] = match c {
+                SolverChoice::All => Strategy::ALL,
+                SolverChoice::Fast => &[Strategy::Fast],
+                SolverChoice::Singles => &[Strategy::Singles],
+                SolverChoice::Backtrack => &[Strategy::Backtrack],
+                SolverChoice::Candidates => &[Strategy::Candidates],
+                SolverChoice::Bitmask => &[Strategy::Bitmask],
+            };
+            for s in add {
+                if !out.contains(s) {
+                    out.push(*s);
+                }
+            }
+        }
+        out
+    }
 }

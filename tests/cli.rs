@@ -505,3 +505,37 @@ fn explain_reads_a_line_of_a_file_and_prints_json_lines() {
     let out = bin().args(["explain", "12x"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "not a puzzle");
 }
+
+#[test]
+fn bench_reports_one_row_per_file_and_solver() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt");
+    let out = bin()
+        .args([
+            "bench",
+            "--runs",
+            "2",
+            "--csv",
+            "--solver",
+            "fast,singles,fast",
+        ])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    assert_eq!(
+        rows.len(),
+        2,
+        "repeated solver names are measured once:\n{text}"
+    );
+    assert_eq!((&rows[0][1], &rows[1][1]), ("fast", "singles"));
+    for r in &rows {
+        assert_eq!((&r[0], &r[2]), ("sample.txt", "1003"));
+        let rate: f64 = r[4].parse().unwrap();
+        assert!(rate > 0.0);
+    }
+    let out = bin().args(["bench", "no/such/file"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,5 +1,6 @@
 //! The subcommands: each turns parsed arguments into a library call and an exit code.
 
+mod bench;
 mod explain;
 mod generate;
 mod solve;
@@ -36,6 +37,7 @@ impl From<Exit> for ExitCode {
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Validate(args) => validate::run(args),

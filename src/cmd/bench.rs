@@ -1,0 +1,47 @@
+//! `sudoku-batch bench`: solver throughput on puzzle files, as a table or CSV.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::{Exit, write_error};
+use crate::bench::{self, BenchConfig, BenchError};
+use crate::cli::{BenchArgs, SolverChoice};
+use crate::pipeline::RunError;
+use crate::pipeline::read::ReadError;
+use crate::solver::Limits;
+
+/// Runs `bench`.
+pub fn run(args: BenchArgs) -> Result<Exit, RunError> {
+    let paths = if args.files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        args.files.clone()
+    };
+    let config = BenchConfig {
+        paths,
+        strategies: SolverChoice::strategies(&args.solver),
+        limits: Limits {
+            solutions: args.limit,
+            guesses: args.max_guesses,
+        },
+        threads: args.threads.max(1),
+        runs: args.runs.max(1),
+    };
+    let rows = bench::run(&config).map_err(|e| match e {
+        BenchError::Read { path, source } => RunError::Read(ReadError::Io {
+            path: path.display().to_string(),
+            source,
+        }),
+        BenchError::Threads(e) => RunError::Threads(e.to_string()),
+    })?;
+    let text = if args.csv {
+        bench::render_csv(&rows)
+    } else {
+        bench::render_table(&rows)
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| write_error("<stdout>".into(), e))?;
+    Ok(Exit::Ok)
+}
