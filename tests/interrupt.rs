@@ -348,3 +348,48 @@ fn sigint_while_stdin_is_idle_exits_promptly() {
         "line,puzzle,status,solutions,solution,guesses,time_ns,error\n"
     );
 }
+
+#[test]
+fn sigint_stops_validate_cleanly_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path(), 40);
+    let output = dir.path().join("report.csv");
+    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
+    let child = StdCommand::new(exe)
+        .args([
+            "validate",
+            "--all",
+            "-q",
+            "--batch-size",
+            "64",
+            "-j",
+            "2",
+            "-o",
+        ])
+        .arg(&output)
+        .arg(&input)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while std::fs::metadata(&output).map_or(0, |m| m.len()) < 2000 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no rows after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = StdCommand::new("kill")
+        .arg("-INT")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let bytes = std::fs::read(&output).unwrap();
+    assert!(bytes.ends_with(b"\n"), "no partial last row");
+    let rows = bytes.iter().filter(|&&b| b == b'\n').count() - 1;
+    assert!(rows > 0 && rows < 40 * 1003, "{rows} rows");
+}

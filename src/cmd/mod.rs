@@ -74,7 +74,8 @@ fn print_summary(summary: &crate::pipeline::Summary) {
     let _ = crate::progress::write_summary(&mut err, summary);
 }
 
-/// Maps a broken pipe anywhere in an I/O error chain to the quiet exit.
+/// A write failure on `path`; [`RunError::is_broken_pipe`] later tells a closed pipe (a quiet
+/// exit) from a real error.
 fn write_error(path: String, source: std::io::Error) -> RunError {
     RunError::Write { path, source }
 }

@@ -253,6 +253,8 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
         threads: args.solver.threads,
         batch_size: args.batch_size,
         progress: args.output.progress(),
+        // Ctrl-C stops at a batch boundary, like `solve`: the report stays a valid CSV.
+        stop: super::stop_on_signal(),
         ..Config::new(
             Source::from_arg(args.input.input.as_deref()),
             Output::from_arg(args.output.output.as_deref()),
