@@ -73,11 +73,18 @@ fn corpus_dir() -> Option<PathBuf> {
 
 /// Checks one puzzle with every strategy and the oracle; returns a description of each
 /// disagreement.
-fn check(p: &Grid, solvers: &mut [(Strategy, Box<dyn sudoku_batch::Solver>)]) -> Vec<String> {
+fn check(
+    p: &Grid,
+    solvers: &mut [(Strategy, Box<dyn sudoku_batch::Solver>)],
+    with_slow: bool,
+) -> Vec<String> {
     let mut errors = Vec::new();
     for limit in [1, 2, 10] {
         let want = oracle_count(p, limit);
         for (strategy, solver) in solvers.iter_mut() {
+            if !with_slow && is_slow(*strategy) {
+                continue;
+            }
             let mut seen = Vec::new();
             let out = solver.solve_with(p, Limits::count_to(limit), &mut |g| seen.push(*g));
             if out.solutions != want || seen.len() as u64 != want {
@@ -103,9 +110,21 @@ fn check(p: &Grid, solvers: &mut [(Strategy, Box<dyn sudoku_batch::Solver>)]) ->
     errors
 }
 
+/// The source material's strategies with only naked singles: thousands of guesses on a hard
+/// corpus puzzle, so they see the generated puzzles and a tenth of the corpus sample.
+fn is_slow(strategy: Strategy) -> bool {
+    matches!(strategy, Strategy::Candidates | Strategy::Bitmask)
+}
+
 #[test]
 fn strategies_agree_with_the_oracle() {
-    let mut solvers: Vec<_> = Strategy::ALL.iter().map(|&s| (s, s.solver())).collect();
+    // Plain backtracking is left out: with no guess budget it can need billions of steps on
+    // one 17-clue puzzle. tests/strategies.rs checks it against the others under a budget.
+    let mut solvers: Vec<_> = Strategy::ALL
+        .iter()
+        .filter(|&&s| s != Strategy::Backtrack)
+        .map(|&s| (s, s.solver()))
+        .collect();
     let mut rng = Rng::new(20240601);
     let mut puzzles = Vec::new();
     // Generated with the simple `singles` strategy, so that a bug in `fast` cannot shape the
@@ -142,8 +161,8 @@ fn strategies_agree_with_the_oracle() {
         None => eprintln!("tdoku corpora not found beside the repository; generated puzzles only"),
     }
     let mut failures = 0;
-    for p in &puzzles {
-        let errors = check(p, &mut solvers);
+    for (i, p) in puzzles.iter().enumerate() {
+        let errors = check(p, &mut solvers, i < generated || i % 10 == 0);
         if !errors.is_empty() {
             failures += 1;
             eprintln!("MISMATCH {p}\n  {}", errors.join("\n  "));
