@@ -250,11 +250,40 @@ fn columns(w: u32) -> u32 {
     (w | w >> 9 | w >> 18) & 0x1FF
 }
 
-/// Columns `3s..3s+3` of three 9-bit column sets, as a band-by-column graph (bit `3b + j`).
+/// The columns of the three bands of a digit as one word, bit `9 * band + column`: the same
+/// layout as a band word, with bands for rows and stacks for boxes.
 #[inline(always)]
-fn stack_graph(c: [u32; 3], s: u32) -> usize {
-    (c[0] >> (3 * s) & 7 | (c[1] >> (3 * s) & 7) << 3 | (c[2] >> (3 * s) & 7) << 6) as usize
+fn band_columns(w: &[u32; 3]) -> u32 {
+    columns(w[0]) | columns(w[1]) << 9 | columns(w[2]) << 18
 }
+
+/// Stack `s` of a [`band_columns`] word as a band-by-column graph (bit `3 * band + j` for
+/// column `3s + j`).
+#[inline(always)]
+fn stack_graph(x: u32, s: u32) -> usize {
+    (x >> (3 * s) & 7 | x >> (3 * s + 6) & 0x38 | x >> (3 * s + 12) & 0x1C0) as usize
+}
+
+/// For stack `s` and a band-by-column graph of it: the [`MATCHED`] edges, laid out as a
+/// [`band_columns`] word, so that the three stacks' lookups just OR together.
+static STACK_KEEP: [[u32; 512]; 3] = {
+    let mut t = [[0u32; 512]; 3];
+    let mut s = 0;
+    while s < 3 {
+        let mut g = 0;
+        while g < 512 {
+            let m = MATCHED[g] as u32;
+            let mut b = 0;
+            while b < 3 {
+                t[s][g] |= (m >> (3 * b) & 7) << (9 * b + 3 * s);
+                b += 1;
+            }
+            g += 1;
+        }
+        s += 1;
+    }
+    t
+};
 
 /// The search state; see the module documentation for the layout.
 #[derive(Clone, Copy)]
@@ -263,7 +292,7 @@ struct State {
     cand: [u32; 27],
     /// Cells of each band with no digit placed yet.
     unsolved: [u32; 3],
-    /// Digits whose words changed since their last update (bit `digit`).
+    /// Words changed since their digit's last update (bit `digit * 3 + band`, as `cand`).
     dirty: u32,
 }
 
@@ -271,10 +300,10 @@ impl State {
     const START: State = State {
         cand: [BAND; 27],
         unsolved: [BAND; 3],
-        dirty: 0x1FF,
+        dirty: BAND,
     };
 
-    /// Replaces `cand[i]` by `cand[i] & keep`, marking its digit dirty if that removed
+    /// Replaces `cand[i]` by `cand[i] & keep`, marking the word dirty if that removed
     /// anything.
     #[inline(always)]
     fn restrict(&mut self, i: usize, keep: u32) {
@@ -282,7 +311,7 @@ impl State {
         let new = old & keep;
         if new != old {
             self.cand[i] = new;
-            self.dirty |= 1 << (i / 3);
+            self.dirty |= 1 << i;
         }
     }
 
@@ -308,34 +337,37 @@ impl State {
         self.place(d, b, bit);
     }
 
-    /// The update of digit `d`: alternately keeps the cells that fit a row-to-box matching in
-    /// every band and a band-to-column matching in every stack, until neither removes a cell;
-    /// then places the digit on each row left with a single cell. False when the digit no
-    /// longer fits the grid.
+    /// The update of digit `d`: keeps the cells that fit a row-to-box matching in every band
+    /// whose word changed (the matching of an unchanged word would remove nothing), then those
+    /// that fit a band-to-column matching in every stack, and repeats the row matching on the
+    /// bands the column pass shrank until it shrinks none; then places the digit on each row
+    /// left with a single cell. False when the digit no longer fits the grid.
     #[inline(always)]
     fn update(&mut self, d: usize) -> bool {
+        let mut changed = self.dirty >> (d * 3) & 7;
+        self.dirty &= !(7 << (d * 3));
         let mut w = [self.cand[d * 3], self.cand[d * 3 + 1], self.cand[d * 3 + 2]];
         loop {
-            for x in &mut w {
-                *x &= KEEP[row_graph(*x)];
-            }
-            let c = w.map(columns);
-            let mut keep = [0u32; 3];
-            for s in 0..3 {
-                let m = MATCHED[stack_graph(c, s)] as u32;
-                for (b, k) in keep.iter_mut().enumerate() {
-                    *k |= (m >> (3 * b) & 7) << (3 * s);
+            for (b, x) in w.iter_mut().enumerate() {
+                if changed >> b & 1 != 0 {
+                    *x &= KEEP[row_graph(*x)];
                 }
             }
-            let next = [
-                w[0] & (keep[0] * 0x40201),
-                w[1] & (keep[1] * 0x40201),
-                w[2] & (keep[2] * 0x40201),
-            ];
-            if next == w {
+            let x = band_columns(&w);
+            let keep = STACK_KEEP[0][stack_graph(x, 0)]
+                | STACK_KEEP[1][stack_graph(x, 1)]
+                | STACK_KEEP[2][stack_graph(x, 2)];
+            changed = 0;
+            for (b, x) in w.iter_mut().enumerate() {
+                let next = *x & ((keep >> (9 * b) & 0x1FF) * 0x40201);
+                if next != *x {
+                    *x = next;
+                    changed |= 1 << b;
+                }
+            }
+            if changed == 0 {
                 break;
             }
-            w = next;
         }
         if w.contains(&0) {
             return false;
@@ -368,8 +400,7 @@ impl State {
     fn propagate(&mut self) -> bool {
         loop {
             while self.dirty != 0 {
-                let d = self.dirty.trailing_zeros() as usize;
-                self.dirty &= self.dirty - 1;
+                let d = self.dirty.trailing_zeros() as usize / 3;
                 if !self.update(d) {
                     return false;
                 }
@@ -591,7 +622,7 @@ impl FastSolver {
                 }
                 let mut next = state;
                 next.cand[i] &= cells;
-                next.dirty |= 1 << d;
+                next.dirty |= 1 << i;
                 self.search(next, limits, on_solution);
             }
             return;
