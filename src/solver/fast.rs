@@ -294,13 +294,20 @@ struct State {
     unsolved: [u32; 3],
     /// Words changed since their digit's last update (bit `digit * 3 + band`, as `cand`).
     dirty: u32,
+    /// The word (`digit * 3 + band`) to branch on, chosen by the last [`State::minirows`]
+    /// pass; [`NO_PICK`] when every digit has a single configuration left in every band.
+    pick: u32,
 }
+
+/// [`State::pick`] when there is no band configuration to branch on.
+const NO_PICK: u32 = u32::MAX;
 
 impl State {
     const START: State = State {
         cand: [BAND; 27],
         unsolved: [BAND; 3],
         dirty: BAND,
+        pick: NO_PICK,
     };
 
     /// Replaces `cand[i]` by `cand[i] & keep`, marking the word dirty if that removed
@@ -453,6 +460,9 @@ impl State {
     /// possible ones must all go there. This is what makes a wrong guess of a digit's
     /// configuration fail at once instead of several guesses later. False on a contradiction.
     fn minirows(&mut self) -> bool {
+        // The branch choice comes for free from the same graphs; see the search.
+        self.pick = NO_PICK;
+        let mut best_total = u32::MAX;
         for b in 0..3 {
             if self.unsolved[b] == 0 {
                 continue;
@@ -461,9 +471,16 @@ impl State {
             let mut forced = [0u32; 9];
             let (mut p1, mut p2, mut p3, mut p4) = (0u32, 0u32, 0u32, 0u32);
             let (mut f1, mut f2, mut f3, mut f4) = (0u32, 0u32, 0u32, 0u32);
+            let (mut total, mut pick, mut pick_n) = (0u32, NO_PICK, u8::MAX);
             for d in 0..9 {
                 let g = row_graph(self.cand[d * 3 + b]) as u32;
                 let f = FORCED[g as usize] as u32;
+                let n = CONFIGS[g as usize];
+                total += n as u32;
+                if n > 1 && n < pick_n {
+                    pick = (d * 3 + b) as u32;
+                    pick_n = n;
+                }
                 graphs[d] = g;
                 forced[d] = f;
                 p4 |= p3 & g;
@@ -474,6 +491,10 @@ impl State {
                 f3 |= f2 & f;
                 f2 |= f1 & f;
                 f1 |= f;
+            }
+            if pick != NO_PICK && total < best_total {
+                best_total = total;
+                self.pick = pick;
             }
             if p3 != 0x1FF || f4 != 0 {
                 return false;
@@ -502,34 +523,6 @@ impl State {
 
     fn is_solved(&self) -> bool {
         self.unsolved == [0; 3]
-    }
-
-    /// The digit and band to branch on, as tdoku's writeup suggests: the band with the fewest
-    /// configurations summed over its digits, and in it the digit with the fewest configurations
-    /// above one. None when every digit has one configuration left in every band.
-    fn branch_band(&self) -> Option<(usize, usize)> {
-        let mut best = None;
-        let mut best_total = u32::MAX;
-        for b in 0..3 {
-            let mut total = 0;
-            let mut pick = None;
-            let mut pick_n = u8::MAX;
-            for d in 0..9 {
-                let n = CONFIGS[row_graph(self.cand[d * 3 + b])];
-                total += n as u32;
-                if n > 1 && n < pick_n {
-                    pick = Some(d);
-                    pick_n = n;
-                }
-            }
-            if let Some(d) = pick
-                && total < best_total
-            {
-                best_total = total;
-                best = Some((d, b));
-            }
-        }
-        best
     }
 
     /// The cell to branch on, as (band, bit): the first cell with two candidates, else the
@@ -607,9 +600,11 @@ impl FastSolver {
             on_solution(&g);
             return;
         }
-        if let Some((d, b)) = state.branch_band() {
-            // Branch on the configurations of digit `d` in band `b`: which box each row uses.
-            let i = d * 3 + b;
+        if state.pick != NO_PICK {
+            // Branch on the configurations of a digit in a band, chosen as tdoku's writeup
+            // suggests: in the band with the fewest configurations summed over its digits, the
+            // digit with the fewest above one. Which box each row of it uses.
+            let i = state.pick as usize;
             let graph = row_graph(state.cand[i]);
             let mut left = CONFIGS[graph];
             for &(edges, cells) in &PERM_EDGES {
@@ -672,7 +667,11 @@ impl Solver for FastSolver {
         on_solution: &mut dyn FnMut(&Grid),
     ) -> Outcome {
         *self = FastSolver::default();
+        // The clues go in all at once: each removes its digit from its row, column and box,
+        // then one mask per word removes the other digits from every clue cell, instead of
+        // eight removals per clue.
         let mut state = State::START;
+        let mut given = [0u32; 27];
         let mut ok = true;
         for (cell, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
@@ -681,8 +680,12 @@ impl Solver for FastSolver {
                     ok = false; // the same digit is given in a peer
                     break;
                 }
-                state.assign(d, b, bit);
+                given[d * 3 + b] |= bit;
+                state.place(d, b, bit);
             }
+        }
+        for (i, g) in given.iter().enumerate() {
+            state.cand[i] &= state.unsolved[i % 3] | g;
         }
         if ok {
             self.search(state, limits, on_solution);
