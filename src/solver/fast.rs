@@ -294,6 +294,8 @@ struct State {
     unsolved: [u32; 3],
     /// Words changed since their digit's last update (bit `digit * 3 + band`, as `cand`).
     dirty: u32,
+    /// For each digit, the [`band_columns`] its words had after its last column pass.
+    cols: [u32; 9],
     /// The word (`digit * 3 + band`) to branch on, chosen by the last [`State::minirows`]
     /// pass; [`NO_PICK`] when every digit has a single configuration left in every band.
     pick: u32,
@@ -307,6 +309,7 @@ impl State {
         cand: [BAND; 27],
         unsolved: [BAND; 3],
         dirty: BAND,
+        cols: [0; 9],
         pick: NO_PICK,
     };
 
@@ -354,13 +357,20 @@ impl State {
         let mut changed = self.dirty >> (d * 3) & 7;
         self.dirty &= !(7 << (d * 3));
         let mut w = [self.cand[d * 3], self.cand[d * 3 + 1], self.cand[d * 3 + 2]];
+        let mut touched = changed;
         loop {
             for (b, x) in w.iter_mut().enumerate() {
                 if changed >> b & 1 != 0 {
                     *x &= KEEP[row_graph(*x)];
                 }
             }
+            // The column pass depends only on the columns the words touch: when they are the
+            // ones of the last pass, which the words already fitted, it would remove nothing.
             let x = band_columns(&w);
+            if x == self.cols[d] {
+                break;
+            }
+            self.cols[d] = x;
             let keep = STACK_KEEP[0][stack_graph(x, 0)]
                 | STACK_KEEP[1][stack_graph(x, 1)]
                 | STACK_KEEP[2][stack_graph(x, 2)];
@@ -375,21 +385,32 @@ impl State {
             if changed == 0 {
                 break;
             }
+            touched |= changed;
         }
         if w.contains(&0) {
             return false;
         }
         for (b, &wb) in w.iter().enumerate() {
-            self.cand[d * 3 + b] = wb;
-            // Rows with a single cell left: the digit goes there.
-            let mut single = 0;
-            for r in 0..3 {
-                let row = wb >> (9 * r) & 0x1FF;
-                if row & (row - 1) == 0 {
-                    single |= row << (9 * r);
-                }
+            // Only a changed word can have gained a single, and only on a cell not yet placed.
+            if touched >> b & 1 == 0 {
+                continue;
             }
-            let new = single & self.unsolved[b];
+            self.cand[d * 3 + b] = wb;
+            if wb & self.unsolved[b] == 0 {
+                continue;
+            }
+            // Rows with a single cell left: the digit goes there. Every row has a cell (the
+            // row matching leaves none empty), so subtracting one per row borrows within the
+            // row, and a row of `wb & (wb - ROW_LOW)` is empty exactly when it had one cell.
+            const ROW_LOW: u32 = 1 | 1 << 9 | 1 << 18;
+            let rest = wb & wb.wrapping_sub(ROW_LOW);
+            let mut many = 0;
+            for r in 0..3 {
+                // 1 when row `r` of `rest` is non-empty.
+                let nonempty = ((rest >> (9 * r) & 0x1FF) + 0x1FF) >> 9;
+                many |= (nonempty * 0x1FF) << (9 * r);
+            }
+            let new = wb & !many & self.unsolved[b];
             if new != 0 {
                 self.unsolved[b] &= !new;
                 for e in 0..9 {
