@@ -299,6 +299,11 @@ struct State {
     /// The word (`digit * 3 + band`) to branch on, chosen by the last [`State::minirows`]
     /// pass; [`NO_PICK`] when every digit has a single configuration left in every band.
     pick: u32,
+    /// Words changed since the last [`State::minirows`] pass (bits as `dirty`): a band none
+    /// of whose words changed would yield the same again, so the pass skips it.
+    since: u32,
+    /// For each band, its branch key from the last [`State::minirows`] pass that looked at it.
+    band_key: [u32; 3],
 }
 
 /// [`State::pick`] when there is no band configuration to branch on.
@@ -311,6 +316,8 @@ impl State {
         dirty: BAND,
         cols: [0; 9],
         pick: NO_PICK,
+        since: BAND,
+        band_key: [NO_PICK; 3],
     };
 
     /// Replaces `cand[i]` by `cand[i] & keep`, marking the word dirty if that removed
@@ -387,6 +394,7 @@ impl State {
             }
             touched |= changed;
         }
+        self.since |= touched << (d * 3);
         if w.contains(&0) {
             return false;
         }
@@ -481,10 +489,16 @@ impl State {
     /// possible ones must all go there. This is what makes a wrong guess of a digit's
     /// configuration fail at once instead of several guesses later. False on a contradiction.
     fn minirows(&mut self) -> bool {
-        // The branch choice comes for free from the same graphs; see the search.
-        self.pick = NO_PICK;
-        let mut best_total = u32::MAX;
+        // The branch choice comes from the same graphs, as a key per band ordered as the
+        // search wants: fewest configurations summed over the band's digits, then the band,
+        // then in it the digit with the fewest configurations above one, then the digit.
+        let since = self.since;
+        self.since = 0;
         for b in 0..3 {
+            if since & (0x1249249 << b) == 0 {
+                continue; // as it was at the last pass: nothing to remove, same key
+            }
+            self.band_key[b] = NO_PICK;
             if self.unsolved[b] == 0 {
                 continue;
             }
@@ -492,16 +506,14 @@ impl State {
             let mut forced = [0u32; 9];
             let (mut p1, mut p2, mut p3, mut p4) = (0u32, 0u32, 0u32, 0u32);
             let (mut f1, mut f2, mut f3, mut f4) = (0u32, 0u32, 0u32, 0u32);
-            let (mut total, mut pick, mut pick_n) = (0u32, NO_PICK, u8::MAX);
+            let (mut total, mut pick) = (0u32, u32::MAX);
             for d in 0..9 {
                 let g = row_graph(self.cand[d * 3 + b]) as u32;
                 let f = FORCED[g as usize] as u32;
-                let n = CONFIGS[g as usize];
-                total += n as u32;
-                if n > 1 && n < pick_n {
-                    pick = (d * 3 + b) as u32;
-                    pick_n = n;
-                }
+                let n = CONFIGS[g as usize] as u32;
+                total += n;
+                let key = if n > 1 { n << 5 | (d * 3 + b) as u32 } else { u32::MAX };
+                pick = pick.min(key);
                 graphs[d] = g;
                 forced[d] = f;
                 p4 |= p3 & g;
@@ -513,9 +525,8 @@ impl State {
                 f2 |= f1 & f;
                 f1 |= f;
             }
-            if pick != NO_PICK && total < best_total {
-                best_total = total;
-                self.pick = pick;
+            if pick != u32::MAX {
+                self.band_key[b] = total << 10 | (b as u32) << 8 | pick;
             }
             if p3 != 0x1FF || f4 != 0 {
                 return false;
@@ -539,6 +550,8 @@ impl State {
                 }
             }
         }
+        let key = self.band_key[0].min(self.band_key[1]).min(self.band_key[2]);
+        self.pick = if key == NO_PICK { NO_PICK } else { key & 31 };
         true
     }
 
