@@ -13,12 +13,17 @@
 //!
 //!   cand[digit * 3 + band]   9 digits x 3 bands = 27 words, bits 27..31 always 0
 //!   unsolved[band]           cells of the band that hold no digit yet
+//!   dirty, since             one bit per word (as cand): changed since the digit's last
+//!                            update / since the last minirow pass
+//!   cols[digit]              the columns of the digit's three words at its last column pass,
+//!                            bit 9 * band + column (the band layout, bands for rows)
+//!   band_key[band], pick     the branch choice of the last minirow pass
 //! ```
 //!
 //! A placed digit keeps its own bit, so for every digit the three words always describe a set
 //! of positions with at least one per row and box; a solved digit has exactly nine bits. The
-//! whole state is 27 + 3 + 1 words (124 bytes): branching copies it and undoing a branch is
-//! dropping the copy.
+//! whole state is 27 + 3 + 1 + 1 + 9 + 3 + 1 words (180 bytes): branching copies it and
+//! undoing a branch is dropping the copy.
 //!
 //! # Why bands
 //!
@@ -31,21 +36,28 @@
 //! stack: each box of the stack uses one column and each column one box, so a band-by-column
 //! graph per stack, built from the columns each band word still touches, gives column/box
 //! pointing and claiming and hidden singles in columns. The update of a digit alternates the
-//! two until neither removes a cell.
+//! two until neither removes a cell. Both are skipped where they cannot remove anything: the
+//! row matching of a word that did not change, the column pass when the columns the words
+//! touch are those of the digit's last column pass.
 //!
 //! Across digits, two rules work on all 27 cells of a band at once. Naked singles: the words
 //! `one` and `two` accumulate "seen at least once / twice" over the nine digits, so
 //! `unsolved & !two` are the cells with one candidate left and `unsolved & !one` the cells with
 //! none. Minirows (a row crossing a box, three cells) hold exactly three digits: bit-parallel
 //! counters over the nine row-by-box graphs tell, for the nine minirows together, how many
-//! digits may and how many must use each one.
+//! digits may and how many must use each one. Being the costliest rule, it runs only when the
+//! others stall, and only on bands with a word changed since its last pass.
+//!
+//! The clues are loaded in bulk: per digit, the rows, columns and boxes its clues occupy,
+//! from which each word is built at once.
 //!
 //! # Search
 //!
 //! When propagation stalls, the solver branches, as tdoku's writeup describes, on the
 //! *configuration* of one digit in one band (which box each of its rows uses, at most six): in
 //! the band with the fewest configurations summed over its digits, the digit with the fewest
-//! above one. When every digit has a single configuration left everywhere it branches on a
+//! above one, computed by the minirow pass from the graphs it reads anyway. When every digit
+//! has a single configuration left everywhere it branches on a
 //! cell with two candidates (else the fewest). Each alternative tried at a branch counts as a
 //! guess except the last one left, which by then is forced; this matches tdoku's count, where
 //! the negation of a failed decision is propagated rather than guessed.
@@ -281,6 +293,53 @@ static STACK_KEEP: [[u32; 512]; 3] = {
             g += 1;
         }
         s += 1;
+    }
+    t
+};
+
+/// For each cell of the grid, its units as one word: bit `row`, bit `9 + column`, bit
+/// `18 + box`.
+static CELL_UNITS: [u32; CELLS] = {
+    let mut t = [0u32; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let (r, col) = (c / 9, c % 9);
+        t[c] = 1 << r | 1 << (9 + col) | 1 << (18 + r / 3 * 3 + col / 3);
+        c += 1;
+    }
+    t
+};
+
+/// The cells of a band in the rows given by three bits.
+static SPREAD_ROWS: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut m = 0;
+    while m < 8 {
+        let mut r = 0;
+        while r < 3 {
+            if m >> r & 1 != 0 {
+                t[m] |= 0x1FF << (9 * r);
+            }
+            r += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The cells of a band in the boxes given by three bits.
+static SPREAD_BOXES: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut m = 0;
+    while m < 8 {
+        let mut k = 0;
+        while k < 3 {
+            if m >> k & 1 != 0 {
+                t[m] |= 0x1C0E07 << (3 * k);
+            }
+            k += 1;
+        }
+        m += 1;
     }
     t
 };
@@ -701,25 +760,38 @@ impl Solver for FastSolver {
         on_solution: &mut dyn FnMut(&Grid),
     ) -> Outcome {
         *self = FastSolver::default();
-        // The clues go in all at once: each removes its digit from its row, column and box,
-        // then one mask per word removes the other digits from every clue cell, instead of
-        // eight removals per clue.
-        let mut state = State::START;
+        // The clues go in all at once: per digit, the rows, columns and boxes its clues
+        // occupy (which also catches two equal clues in one unit), then each word is built
+        // from those in one expression, instead of a series of removals per clue.
+        let mut units = [0u32; 9];
         let mut given = [0u32; 27];
         let mut ok = true;
         for (cell, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
-                let (d, b, bit) = (v as usize - 1, cell / 27, 1 << (cell % 27));
-                if state.cand[d * 3 + b] & bit == 0 {
-                    ok = false; // the same digit is given in a peer
+                let d = v as usize - 1;
+                let u = CELL_UNITS[cell];
+                if units[d] & u != 0 {
+                    ok = false; // the same digit is given twice in a unit
                     break;
                 }
-                given[d * 3 + b] |= bit;
-                state.place(d, b, bit);
+                units[d] |= u;
+                given[d * 3 + cell / 27] |= 1 << (cell % 27);
             }
         }
-        for (i, g) in given.iter().enumerate() {
-            state.cand[i] &= state.unsolved[i % 3] | g;
+        let mut state = State::START;
+        for b in 0..3 {
+            let clues = given[b] | given[3 + b] | given[6 + b];
+            let clues = clues | given[9 + b] | given[12 + b] | given[15 + b];
+            state.unsolved[b] = BAND & !(clues | given[18 + b] | given[21 + b] | given[24 + b]);
+        }
+        for (d, &u) in units.iter().enumerate() {
+            let not_cols = !((u >> 9 & 0x1FF) * 0x40201);
+            for b in 0..3 {
+                let rows = SPREAD_ROWS[(u >> (3 * b) & 7) as usize];
+                let boxes = SPREAD_BOXES[(u >> (18 + 3 * b) & 7) as usize];
+                let i = d * 3 + b;
+                state.cand[i] = (state.unsolved[b] & not_cols & !(rows | boxes)) | given[i];
+            }
         }
         if ok {
             self.search(state, limits, on_solution);
