@@ -56,10 +56,10 @@
 //! When propagation stalls, the solver branches, as tdoku's writeup describes, on the
 //! *configuration* of one digit in one band (which box each of its rows uses, at most six): in
 //! the band with the fewest configurations summed over its digits, the digit with the fewest
-//! above one, computed by the minirow pass from the graphs it reads anyway. When every digit
-//! has a single configuration left everywhere it branches on a
-//! cell with two candidates (else the fewest). Each alternative tried at a branch counts as a
-//! guess except the last one left, which by then is forced; this matches tdoku's count, where
+//! above one; the minirow pass computes this choice from the graphs it reads anyway. When
+//! every digit has a single configuration left everywhere it branches on a cell with two
+//! candidates (else the fewest). Each alternative tried at a branch counts as a guess except
+//! the last one left, which by then is forced; this matches tdoku's count, where
 //! the negation of a failed decision is propagated rather than guessed.
 
 use super::{Limits, Outcome, Solver};
@@ -571,7 +571,11 @@ impl State {
                 let f = FORCED[g as usize] as u32;
                 let n = CONFIGS[g as usize] as u32;
                 total += n;
-                let key = if n > 1 { n << 5 | (d * 3 + b) as u32 } else { u32::MAX };
+                let key = if n > 1 {
+                    n << 5 | (d * 3 + b) as u32
+                } else {
+                    u32::MAX
+                };
                 pick = pick.min(key);
                 graphs[d] = g;
                 forced[d] = f;
