@@ -471,20 +471,22 @@ impl State {
             // row, and a row of `wb & (wb - ROW_LOW)` is empty exactly when it had one cell.
             const ROW_LOW: u32 = 1 | 1 << 9 | 1 << 18;
             let rest = wb & wb.wrapping_sub(ROW_LOW);
-            let mut many = 0;
-            for r in 0..3 {
-                // 1 when row `r` of `rest` is non-empty.
-                let nonempty = ((rest >> (9 * r) & 0x1FF) + 0x1FF) >> 9;
-                many |= (nonempty * 0x1FF) << (9 * r);
-            }
-            let new = wb & !many & self.unsolved[b];
+            // Rows of `rest` spread ten bits apart, so that adding 0x1FF to each carries into
+            // its spare bit exactly when the row is non-empty.
+            let spread = (rest & 0x1FF) as u64
+                | ((rest & 0x3FE00) as u64) << 1
+                | ((rest & 0x7FC_0000) as u64) << 2;
+            let carry = spread + (0x1FF | 0x1FF << 10 | 0x1FF << 20);
+            let rows = (carry >> 9 & 1 | carry >> 18 & 2 | carry >> 27 & 4) as usize;
+            let new = wb & !SPREAD_ROWS[rows] & self.unsolved[b];
             if new != 0 {
                 self.unsolved[b] &= !new;
                 for e in 0..9 {
-                    if e != d {
-                        self.restrict(e * 3 + b, !new);
-                    }
+                    self.restrict(e * 3 + b, !new);
                 }
+                // Its own digit keeps the cells; its word is current, so not dirty.
+                self.cand[d * 3 + b] = wb;
+                self.dirty &= !(1 << (d * 3 + b));
             }
         }
         true
