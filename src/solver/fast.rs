@@ -13,12 +13,17 @@
 //!
 //!   cand[digit * 3 + band]   9 digits x 3 bands = 27 words, bits 27..31 always 0
 //!   unsolved[band]           cells of the band that hold no digit yet
+//!   dirty, since             one bit per word (as cand): changed since the digit's last
+//!                            update / since the last minirow pass
+//!   cols[digit]              the columns of the digit's three words at its last column pass,
+//!                            bit 9 * band + column (the band layout, bands for rows)
+//!   band_key[band], pick     the branch choice of the last minirow pass
 //! ```
 //!
 //! A placed digit keeps its own bit, so for every digit the three words always describe a set
 //! of positions with at least one per row and box; a solved digit has exactly nine bits. The
-//! whole state is 27 + 3 + 1 words (124 bytes): branching copies it and undoing a branch is
-//! dropping the copy.
+//! whole state is 27 + 3 + 1 + 1 + 9 + 3 + 1 words (180 bytes): branching copies it and
+//! undoing a branch is dropping the copy.
 //!
 //! # Why bands
 //!
@@ -31,23 +36,30 @@
 //! stack: each box of the stack uses one column and each column one box, so a band-by-column
 //! graph per stack, built from the columns each band word still touches, gives column/box
 //! pointing and claiming and hidden singles in columns. The update of a digit alternates the
-//! two until neither removes a cell.
+//! two until neither removes a cell. Both are skipped where they cannot remove anything: the
+//! row matching of a word that did not change, the column pass when the columns the words
+//! touch are those of the digit's last column pass.
 //!
 //! Across digits, two rules work on all 27 cells of a band at once. Naked singles: the words
 //! `one` and `two` accumulate "seen at least once / twice" over the nine digits, so
 //! `unsolved & !two` are the cells with one candidate left and `unsolved & !one` the cells with
 //! none. Minirows (a row crossing a box, three cells) hold exactly three digits: bit-parallel
 //! counters over the nine row-by-box graphs tell, for the nine minirows together, how many
-//! digits may and how many must use each one.
+//! digits may and how many must use each one. Being the costliest rule, it runs only when the
+//! others stall, and only on bands with a word changed since its last pass.
+//!
+//! The clues are loaded in bulk: per digit, the rows, columns and boxes its clues occupy,
+//! from which each word is built at once.
 //!
 //! # Search
 //!
 //! When propagation stalls, the solver branches, as tdoku's writeup describes, on the
 //! *configuration* of one digit in one band (which box each of its rows uses, at most six): in
 //! the band with the fewest configurations summed over its digits, the digit with the fewest
-//! above one. When every digit has a single configuration left everywhere it branches on a
-//! cell with two candidates (else the fewest). Each alternative tried at a branch counts as a
-//! guess except the last one left, which by then is forced; this matches tdoku's count, where
+//! above one; the minirow pass computes this choice from the graphs it reads anyway. When
+//! every digit has a single configuration left everywhere it branches on a cell with two
+//! candidates (else the fewest). Each alternative tried at a branch counts as a guess except
+//! the last one left, which by then is forced; this matches tdoku's count, where
 //! the negation of a failed decision is propagated rather than guessed.
 
 use super::{Limits, Outcome, Solver};
@@ -250,11 +262,87 @@ fn columns(w: u32) -> u32 {
     (w | w >> 9 | w >> 18) & 0x1FF
 }
 
-/// Columns `3s..3s+3` of three 9-bit column sets, as a band-by-column graph (bit `3b + j`).
+/// The columns of the three bands of a digit as one word, bit `9 * band + column`: the same
+/// layout as a band word, with bands for rows and stacks for boxes.
 #[inline(always)]
-fn stack_graph(c: [u32; 3], s: u32) -> usize {
-    (c[0] >> (3 * s) & 7 | (c[1] >> (3 * s) & 7) << 3 | (c[2] >> (3 * s) & 7) << 6) as usize
+fn band_columns(w: &[u32; 3]) -> u32 {
+    columns(w[0]) | columns(w[1]) << 9 | columns(w[2]) << 18
 }
+
+/// Stack `s` of a [`band_columns`] word as a band-by-column graph (bit `3 * band + j` for
+/// column `3s + j`).
+#[inline(always)]
+fn stack_graph(x: u32, s: u32) -> usize {
+    (x >> (3 * s) & 7 | x >> (3 * s + 6) & 0x38 | x >> (3 * s + 12) & 0x1C0) as usize
+}
+
+/// For stack `s` and a band-by-column graph of it: the [`MATCHED`] edges, laid out as a
+/// [`band_columns`] word, so that the three stacks' lookups just OR together.
+static STACK_KEEP: [[u32; 512]; 3] = {
+    let mut t = [[0u32; 512]; 3];
+    let mut s = 0;
+    while s < 3 {
+        let mut g = 0;
+        while g < 512 {
+            let m = MATCHED[g] as u32;
+            let mut b = 0;
+            while b < 3 {
+                t[s][g] |= (m >> (3 * b) & 7) << (9 * b + 3 * s);
+                b += 1;
+            }
+            g += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// For each cell of the grid, its units as one word: bit `row`, bit `9 + column`, bit
+/// `18 + box`.
+static CELL_UNITS: [u32; CELLS] = {
+    let mut t = [0u32; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let (r, col) = (c / 9, c % 9);
+        t[c] = 1 << r | 1 << (9 + col) | 1 << (18 + r / 3 * 3 + col / 3);
+        c += 1;
+    }
+    t
+};
+
+/// The cells of a band in the rows given by three bits.
+static SPREAD_ROWS: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut m = 0;
+    while m < 8 {
+        let mut r = 0;
+        while r < 3 {
+            if m >> r & 1 != 0 {
+                t[m] |= 0x1FF << (9 * r);
+            }
+            r += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The cells of a band in the boxes given by three bits.
+static SPREAD_BOXES: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut m = 0;
+    while m < 8 {
+        let mut k = 0;
+        while k < 3 {
+            if m >> k & 1 != 0 {
+                t[m] |= 0x1C0E07 << (3 * k);
+            }
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// The search state; see the module documentation for the layout.
 #[derive(Clone, Copy)]
@@ -263,18 +351,35 @@ struct State {
     cand: [u32; 27],
     /// Cells of each band with no digit placed yet.
     unsolved: [u32; 3],
-    /// Digits whose words changed since their last update (bit `digit`).
+    /// Words changed since their digit's last update (bit `digit * 3 + band`, as `cand`).
     dirty: u32,
+    /// For each digit, the [`band_columns`] its words had after its last column pass.
+    cols: [u32; 9],
+    /// The word (`digit * 3 + band`) to branch on, chosen by the last [`State::minirows`]
+    /// pass; [`NO_PICK`] when every digit has a single configuration left in every band.
+    pick: u32,
+    /// Words changed since the last [`State::minirows`] pass (bits as `dirty`): a band none
+    /// of whose words changed would yield the same again, so the pass skips it.
+    since: u32,
+    /// For each band, its branch key from the last [`State::minirows`] pass that looked at it.
+    band_key: [u32; 3],
 }
+
+/// [`State::pick`] when there is no band configuration to branch on.
+const NO_PICK: u32 = u32::MAX;
 
 impl State {
     const START: State = State {
         cand: [BAND; 27],
         unsolved: [BAND; 3],
-        dirty: 0x1FF,
+        dirty: BAND,
+        cols: [0; 9],
+        pick: NO_PICK,
+        since: BAND,
+        band_key: [NO_PICK; 3],
     };
 
-    /// Replaces `cand[i]` by `cand[i] & keep`, marking its digit dirty if that removed
+    /// Replaces `cand[i]` by `cand[i] & keep`, marking the word dirty if that removed
     /// anything.
     #[inline(always)]
     fn restrict(&mut self, i: usize, keep: u32) {
@@ -282,7 +387,7 @@ impl State {
         let new = old & keep;
         if new != old {
             self.cand[i] = new;
-            self.dirty |= 1 << (i / 3);
+            self.dirty |= 1 << i;
         }
     }
 
@@ -308,56 +413,80 @@ impl State {
         self.place(d, b, bit);
     }
 
-    /// The update of digit `d`: alternately keeps the cells that fit a row-to-box matching in
-    /// every band and a band-to-column matching in every stack, until neither removes a cell;
-    /// then places the digit on each row left with a single cell. False when the digit no
-    /// longer fits the grid.
+    /// The update of digit `d`: keeps the cells that fit a row-to-box matching in every band
+    /// whose word changed (the matching of an unchanged word would remove nothing), then those
+    /// that fit a band-to-column matching in every stack, and repeats the row matching on the
+    /// bands the column pass shrank until it shrinks none; then places the digit on each row
+    /// left with a single cell. False when the digit no longer fits the grid.
     #[inline(always)]
     fn update(&mut self, d: usize) -> bool {
+        let mut changed = self.dirty >> (d * 3) & 7;
+        self.dirty &= !(7 << (d * 3));
         let mut w = [self.cand[d * 3], self.cand[d * 3 + 1], self.cand[d * 3 + 2]];
+        let mut touched = changed;
         loop {
-            for x in &mut w {
-                *x &= KEEP[row_graph(*x)];
-            }
-            let c = w.map(columns);
-            let mut keep = [0u32; 3];
-            for s in 0..3 {
-                let m = MATCHED[stack_graph(c, s)] as u32;
-                for (b, k) in keep.iter_mut().enumerate() {
-                    *k |= (m >> (3 * b) & 7) << (3 * s);
+            for (b, x) in w.iter_mut().enumerate() {
+                if changed >> b & 1 != 0 {
+                    *x &= KEEP[row_graph(*x)];
                 }
             }
-            let next = [
-                w[0] & (keep[0] * 0x40201),
-                w[1] & (keep[1] * 0x40201),
-                w[2] & (keep[2] * 0x40201),
-            ];
-            if next == w {
+            // The column pass depends only on the columns the words touch: when they are the
+            // ones of the last pass, which the words already fitted, it would remove nothing.
+            let x = band_columns(&w);
+            if x == self.cols[d] {
                 break;
             }
-            w = next;
+            self.cols[d] = x;
+            let keep = STACK_KEEP[0][stack_graph(x, 0)]
+                | STACK_KEEP[1][stack_graph(x, 1)]
+                | STACK_KEEP[2][stack_graph(x, 2)];
+            changed = 0;
+            for (b, x) in w.iter_mut().enumerate() {
+                let next = *x & ((keep >> (9 * b) & 0x1FF) * 0x40201);
+                if next != *x {
+                    *x = next;
+                    changed |= 1 << b;
+                }
+            }
+            if changed == 0 {
+                break;
+            }
+            touched |= changed;
         }
+        self.since |= touched << (d * 3);
         if w.contains(&0) {
             return false;
         }
         for (b, &wb) in w.iter().enumerate() {
-            self.cand[d * 3 + b] = wb;
-            // Rows with a single cell left: the digit goes there.
-            let mut single = 0;
-            for r in 0..3 {
-                let row = wb >> (9 * r) & 0x1FF;
-                if row & (row - 1) == 0 {
-                    single |= row << (9 * r);
-                }
+            // Only a changed word can have gained a single, and only on a cell not yet placed.
+            if touched >> b & 1 == 0 {
+                continue;
             }
-            let new = single & self.unsolved[b];
+            self.cand[d * 3 + b] = wb;
+            if wb & self.unsolved[b] == 0 {
+                continue;
+            }
+            // Rows with a single cell left: the digit goes there. Every row has a cell (the
+            // row matching leaves none empty), so subtracting one per row borrows within the
+            // row, and a row of `wb & (wb - ROW_LOW)` is empty exactly when it had one cell.
+            const ROW_LOW: u32 = 1 | 1 << 9 | 1 << 18;
+            let rest = wb & wb.wrapping_sub(ROW_LOW);
+            // Rows of `rest` spread ten bits apart, so that adding 0x1FF to each carries into
+            // its spare bit exactly when the row is non-empty.
+            let spread = (rest & 0x1FF) as u64
+                | ((rest & 0x3FE00) as u64) << 1
+                | ((rest & 0x7FC_0000) as u64) << 2;
+            let carry = spread + (0x1FF | 0x1FF << 10 | 0x1FF << 20);
+            let rows = (carry >> 9 & 1 | carry >> 18 & 2 | carry >> 27 & 4) as usize;
+            let new = wb & !SPREAD_ROWS[rows] & self.unsolved[b];
             if new != 0 {
                 self.unsolved[b] &= !new;
                 for e in 0..9 {
-                    if e != d {
-                        self.restrict(e * 3 + b, !new);
-                    }
+                    self.restrict(e * 3 + b, !new);
                 }
+                // Its own digit keeps the cells; its word is current, so not dirty.
+                self.cand[d * 3 + b] = wb;
+                self.dirty &= !(1 << (d * 3 + b));
             }
         }
         true
@@ -368,8 +497,7 @@ impl State {
     fn propagate(&mut self) -> bool {
         loop {
             while self.dirty != 0 {
-                let d = self.dirty.trailing_zeros() as usize;
-                self.dirty &= self.dirty - 1;
+                let d = self.dirty.trailing_zeros() as usize / 3;
                 if !self.update(d) {
                     return false;
                 }
@@ -422,7 +550,16 @@ impl State {
     /// possible ones must all go there. This is what makes a wrong guess of a digit's
     /// configuration fail at once instead of several guesses later. False on a contradiction.
     fn minirows(&mut self) -> bool {
+        // The branch choice comes from the same graphs, as a key per band ordered as the
+        // search wants: fewest configurations summed over the band's digits, then the band,
+        // then in it the digit with the fewest configurations above one, then the digit.
+        let since = self.since;
+        self.since = 0;
         for b in 0..3 {
+            if since & (0x1249249 << b) == 0 {
+                continue; // as it was at the last pass: nothing to remove, same key
+            }
+            self.band_key[b] = NO_PICK;
             if self.unsolved[b] == 0 {
                 continue;
             }
@@ -430,9 +567,18 @@ impl State {
             let mut forced = [0u32; 9];
             let (mut p1, mut p2, mut p3, mut p4) = (0u32, 0u32, 0u32, 0u32);
             let (mut f1, mut f2, mut f3, mut f4) = (0u32, 0u32, 0u32, 0u32);
+            let (mut total, mut pick) = (0u32, u32::MAX);
             for d in 0..9 {
                 let g = row_graph(self.cand[d * 3 + b]) as u32;
                 let f = FORCED[g as usize] as u32;
+                let n = CONFIGS[g as usize] as u32;
+                total += n;
+                let key = if n > 1 {
+                    n << 5 | (d * 3 + b) as u32
+                } else {
+                    u32::MAX
+                };
+                pick = pick.min(key);
                 graphs[d] = g;
                 forced[d] = f;
                 p4 |= p3 & g;
@@ -443,6 +589,9 @@ impl State {
                 f3 |= f2 & f;
                 f2 |= f1 & f;
                 f1 |= f;
+            }
+            if pick != u32::MAX {
+                self.band_key[b] = total << 10 | (b as u32) << 8 | pick;
             }
             if p3 != 0x1FF || f4 != 0 {
                 return false;
@@ -466,39 +615,13 @@ impl State {
                 }
             }
         }
+        let key = self.band_key[0].min(self.band_key[1]).min(self.band_key[2]);
+        self.pick = if key == NO_PICK { NO_PICK } else { key & 31 };
         true
     }
 
     fn is_solved(&self) -> bool {
         self.unsolved == [0; 3]
-    }
-
-    /// The digit and band to branch on, as tdoku's writeup suggests: the band with the fewest
-    /// configurations summed over its digits, and in it the digit with the fewest configurations
-    /// above one. None when every digit has one configuration left in every band.
-    fn branch_band(&self) -> Option<(usize, usize)> {
-        let mut best = None;
-        let mut best_total = u32::MAX;
-        for b in 0..3 {
-            let mut total = 0;
-            let mut pick = None;
-            let mut pick_n = u8::MAX;
-            for d in 0..9 {
-                let n = CONFIGS[row_graph(self.cand[d * 3 + b])];
-                total += n as u32;
-                if n > 1 && n < pick_n {
-                    pick = Some(d);
-                    pick_n = n;
-                }
-            }
-            if let Some(d) = pick
-                && total < best_total
-            {
-                best_total = total;
-                best = Some((d, b));
-            }
-        }
-        best
     }
 
     /// The cell to branch on, as (band, bit): the first cell with two candidates, else the
@@ -576,9 +699,11 @@ impl FastSolver {
             on_solution(&g);
             return;
         }
-        if let Some((d, b)) = state.branch_band() {
-            // Branch on the configurations of digit `d` in band `b`: which box each row uses.
-            let i = d * 3 + b;
+        if state.pick != NO_PICK {
+            // Branch on the configurations of a digit in a band, chosen as tdoku's writeup
+            // suggests: in the band with the fewest configurations summed over its digits, the
+            // digit with the fewest above one. Which box each row of it uses.
+            let i = state.pick as usize;
             let graph = row_graph(state.cand[i]);
             let mut left = CONFIGS[graph];
             for &(edges, cells) in &PERM_EDGES {
@@ -591,7 +716,7 @@ impl FastSolver {
                 }
                 let mut next = state;
                 next.cand[i] &= cells;
-                next.dirty |= 1 << d;
+                next.dirty |= 1 << i;
                 self.search(next, limits, on_solution);
             }
             return;
@@ -641,16 +766,37 @@ impl Solver for FastSolver {
         on_solution: &mut dyn FnMut(&Grid),
     ) -> Outcome {
         *self = FastSolver::default();
-        let mut state = State::START;
+        // The clues go in all at once: per digit, the rows, columns and boxes its clues
+        // occupy (which also catches two equal clues in one unit), then each word is built
+        // from those in one expression, instead of a series of removals per clue.
+        let mut units = [0u32; 9];
+        let mut given = [0u32; 27];
         let mut ok = true;
         for (cell, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
-                let (d, b, bit) = (v as usize - 1, cell / 27, 1 << (cell % 27));
-                if state.cand[d * 3 + b] & bit == 0 {
-                    ok = false; // the same digit is given in a peer
+                let d = v as usize - 1;
+                let u = CELL_UNITS[cell];
+                if units[d] & u != 0 {
+                    ok = false; // the same digit is given twice in a unit
                     break;
                 }
-                state.assign(d, b, bit);
+                units[d] |= u;
+                given[d * 3 + cell / 27] |= 1 << (cell % 27);
+            }
+        }
+        let mut state = State::START;
+        for b in 0..3 {
+            let clues = given[b] | given[3 + b] | given[6 + b];
+            let clues = clues | given[9 + b] | given[12 + b] | given[15 + b];
+            state.unsolved[b] = BAND & !(clues | given[18 + b] | given[21 + b] | given[24 + b]);
+        }
+        for (d, &u) in units.iter().enumerate() {
+            let not_cols = !((u >> 9 & 0x1FF) * 0x40201);
+            for b in 0..3 {
+                let rows = SPREAD_ROWS[(u >> (3 * b) & 7) as usize];
+                let boxes = SPREAD_BOXES[(u >> (18 + 3 * b) & 7) as usize];
+                let i = d * 3 + b;
+                state.cand[i] = (state.unsolved[b] & not_cols & !(rows | boxes)) | given[i];
             }
         }
         if ok {
