@@ -36,9 +36,10 @@
 //! stack: each box of the stack uses one column and each column one box, so a band-by-column
 //! graph per stack, built from the columns each band word still touches, gives column/box
 //! pointing and claiming and hidden singles in columns. The update of a digit alternates the
-//! two until neither removes a cell. Both are skipped where they cannot remove anything: the
-//! row matching of a word that did not change, the column pass when the columns the words
-//! touch are those of the digit's last column pass.
+//! two until neither removes a cell. The column pass is skipped when the columns the words
+//! touch are those of the digit's last column pass, where it cannot remove anything. The row
+//! matching runs on all three words, changed or not: a skip that depends on the data is a
+//! branch the processor mispredicts, and that costs more than the lookup.
 //!
 //! Across digits, two rules work on all 27 cells of a band at once. Naked singles: the words
 //! `one` and `two` accumulate "seen at least once / twice" over the nine digits, so
@@ -383,12 +384,11 @@ impl State {
     /// anything.
     #[inline(always)]
     fn restrict(&mut self, i: usize, keep: u32) {
+        // Branch-free: whether a removal happens is data-dependent and mispredicts often.
         let old = self.cand[i];
         let new = old & keep;
-        if new != old {
-            self.cand[i] = new;
-            self.dirty |= 1 << i;
-        }
+        self.cand[i] = new;
+        self.dirty |= ((new != old) as u32) << i;
     }
 
     /// Places digit `d` on the cell `bit` of band `b`, which no other digit may hold any more:
@@ -413,11 +413,14 @@ impl State {
         self.place(d, b, bit);
     }
 
-    /// The update of digit `d`: keeps the cells that fit a row-to-box matching in every band
-    /// whose word changed (the matching of an unchanged word would remove nothing), then those
-    /// that fit a band-to-column matching in every stack, and repeats the row matching on the
-    /// bands the column pass shrank until it shrinks none; then places the digit on each row
-    /// left with a single cell. False when the digit no longer fits the grid.
+    /// The update of digit `d`: keeps the cells that fit a row-to-box matching in every band,
+    /// then those that fit a band-to-column matching in every stack, and repeats both until
+    /// the column pass shrinks no band; then places the digit on each row left with a single
+    /// cell. False when the digit no longer fits the grid.
+    ///
+    /// The hot paths are branch-free where the outcome is data-dependent (does this word
+    /// change, does this band gain a single): on the hard corpora a mispredicted branch costs
+    /// more than the work it would skip, so bands that cannot change are computed anyway.
     #[inline(always)]
     fn update(&mut self, d: usize) -> bool {
         let mut changed = self.dirty >> (d * 3) & 7;
@@ -425,10 +428,10 @@ impl State {
         let mut w = [self.cand[d * 3], self.cand[d * 3 + 1], self.cand[d * 3 + 2]];
         let mut touched = changed;
         loop {
-            for (b, x) in w.iter_mut().enumerate() {
-                if changed >> b & 1 != 0 {
-                    *x &= KEEP[row_graph(*x)];
-                }
+            // The row matching of an unchanged word removes nothing; applying it anyway
+            // costs less than the mispredicted branch that would skip it.
+            for x in &mut w {
+                *x &= KEEP[row_graph(*x)];
             }
             // The column pass depends only on the columns the words touch: when they are the
             // ones of the last pass, which the words already fitted, it would remove nothing.
@@ -457,18 +460,14 @@ impl State {
         if w.contains(&0) {
             return false;
         }
+        // Rows with a single cell left: the digit goes there. Only a changed word can have
+        // gained one, but the test costs less than the mispredicted branch that would skip it.
+        let mut new = [0u32; 3];
         for (b, &wb) in w.iter().enumerate() {
-            // Only a changed word can have gained a single, and only on a cell not yet placed.
-            if touched >> b & 1 == 0 {
-                continue;
-            }
             self.cand[d * 3 + b] = wb;
-            if wb & self.unsolved[b] == 0 {
-                continue;
-            }
-            // Rows with a single cell left: the digit goes there. Every row has a cell (the
-            // row matching leaves none empty), so subtracting one per row borrows within the
-            // row, and a row of `wb & (wb - ROW_LOW)` is empty exactly when it had one cell.
+            // Every row has a cell (the row matching leaves none empty), so subtracting one
+            // per row borrows within the row, and a row of `wb & (wb - ROW_LOW)` is empty
+            // exactly when it had one cell.
             const ROW_LOW: u32 = 1 | 1 << 9 | 1 << 18;
             let rest = wb & wb.wrapping_sub(ROW_LOW);
             // Rows of `rest` spread ten bits apart, so that adding 0x1FF to each carries into
@@ -478,14 +477,19 @@ impl State {
                 | ((rest & 0x7FC_0000) as u64) << 2;
             let carry = spread + (0x1FF | 0x1FF << 10 | 0x1FF << 20);
             let rows = (carry >> 9 & 1 | carry >> 18 & 2 | carry >> 27 & 4) as usize;
-            let new = wb & !SPREAD_ROWS[rows] & self.unsolved[b];
+            new[b] = wb & !SPREAD_ROWS[rows] & self.unsolved[b];
+        }
+        if new[0] | new[1] | new[2] == 0 {
+            return true;
+        }
+        for (b, &new) in new.iter().enumerate() {
             if new != 0 {
                 self.unsolved[b] &= !new;
                 for e in 0..9 {
                     self.restrict(e * 3 + b, !new);
                 }
                 // Its own digit keeps the cells; its word is current, so not dirty.
-                self.cand[d * 3 + b] = wb;
+                self.cand[d * 3 + b] = w[b];
                 self.dirty &= !(1 << (d * 3 + b));
             }
         }
