@@ -263,7 +263,7 @@ fn resume_refuses_an_output_that_does_not_fit() {
     std::fs::write(&short, puzzle).unwrap();
     let out = run(&short);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("has only 1 records"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has only 1 record\n"));
 
     // --resume needs -o, and cannot go with --emit-solutions.
     let out = bin()
