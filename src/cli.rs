@@ -16,6 +16,13 @@ Exit codes:
   2    usage or I/O error (unreadable input, unwritable output)
   130  interrupted (Ctrl-C or SIGTERM); the rows written so far are complete";
 
+/// Exit codes of `generate`.
+pub const GENERATE_EXIT_CODES: &str = "\
+Exit codes:
+  0    every puzzle was written
+  2    usage or I/O error, or no draw met --min-clues/--max-clues within --attempts
+  130  interrupted (Ctrl-C or SIGTERM); every line written so far is a whole puzzle";
+
 /// Exit codes of `explain`.
 pub const EXPLAIN_EXIT_CODES: &str = "\
 Exit codes:
@@ -57,8 +64,10 @@ pub enum Command {
     /// Write minimal puzzles with exactly one solution, one 81-character line each.
     ///
     /// The same --seed gives the same output whatever --threads. Options can ask for a
-    /// symmetric clue pattern, a clue count within bounds, or complete grids (--solved).
-    #[command(after_help = EXIT_CODES)]
+    /// symmetric clue pattern, a clue count within bounds, or complete grids (--solved). The
+    /// summary on stderr gives the count written and the rate. Ctrl-C or SIGTERM stops between
+    /// puzzles: the lines written are whole and a prefix of the full output, then exit 130.
+    #[command(after_help = GENERATE_EXIT_CODES)]
     Generate(GenerateArgs),
     /// Prove a corpus sound: every record a puzzle with exactly one solution.
     ///

@@ -145,6 +145,27 @@ pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<
     Ok(())
 }
 
+/// Writes the end-of-run summary of `generate`: how many `noun`s (singular, plural) were
+/// written, in what wall time, at what rate, and whether the run was interrupted.
+pub fn write_generated(
+    out: &mut dyn Write,
+    written: u64,
+    noun: (&str, &str),
+    wall: Duration,
+    interrupted: bool,
+) -> std::io::Result<()> {
+    let secs = wall.as_secs_f64();
+    writeln!(
+        out,
+        "{} in {:.2} s ({} {}/s){}",
+        count(written, noun.0, noun.1),
+        secs,
+        thousands(rate(written, secs) as u64),
+        noun.1,
+        if interrupted { ", interrupted" } else { "" }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,6 +184,23 @@ mod tests {
         assert_eq!(count(1, "record", "records"), "1 record");
         assert_eq!(count(2, "record", "records"), "2 records");
         assert_eq!(count(1001, "record", "records"), "1,001 records");
+    }
+
+    #[test]
+    fn generate_summary_text() {
+        let mut out = Vec::new();
+        write_generated(
+            &mut out,
+            1,
+            ("puzzle", "puzzles"),
+            Duration::from_millis(500),
+            true,
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "1 puzzle in 0.50 s (2 puzzles/s), interrupted\n"
+        );
     }
 
     /// Guards the grammar of a one-record run: "1 record in", not "1 records in".
