@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::generate::Symmetry;
-use crate::pipeline::read::{Column, Format, Header};
+use crate::pipeline::read::{Column, Format, Header, ReadOptions};
 use crate::solver::{Limits, Strategy};
 
 /// Exit codes, shown at the end of `--help`.
@@ -52,9 +52,11 @@ pub enum Command {
     /// Measure solver throughput on puzzle files: puzzles/s (median of --runs, with min and
     /// max), µs/puzzle, share solved without guessing, guesses/puzzle.
     ///
-    /// Files are text (one puzzle per line; `#` lines skipped) and are loaded into memory
-    /// first, so only solving is timed. With several solvers the runs are interleaved, so that
-    /// their ratios come from the same moments of a shared machine.
+    /// Files are read like the input of `solve` (text, CSV or grid blocks; `.gz` is
+    /// decompressed; --format, --column, --header) and loaded into memory first, so only
+    /// solving is timed. Records that are not puzzles are skipped and counted (the `invalid`
+    /// column of --csv). With several solvers the runs are interleaved, so that their ratios
+    /// come from the same moments of a shared machine.
     #[command(after_help = EXIT_CODES)]
     Bench(BenchArgs),
     /// Show step by step how one puzzle is solved: candidates, forced placements, guesses, dead
@@ -85,6 +87,14 @@ pub struct InputArgs {
     /// Input file (text, CSV or grid blocks; `.gz` is decompressed). `-` or nothing reads stdin.
     pub input: Option<PathBuf>,
 
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub read: ReadArgs,
+}
+
+/// How to read an input: format, CSV column and header (`solve`, `validate` and `bench`).
+#[derive(Debug, Args)]
+pub struct ReadArgs {
     /// Input format. `auto`: CSV if the name ends in .csv (or .csv.gz), text otherwise.
     /// `text`: one puzzle per line, 81 cells (1-9, and `.` `0` `_` for blanks), optionally
     /// followed by a space, tab, `,` or `;` and a comment; `#` lines and empty lines are skipped.
@@ -101,6 +111,18 @@ pub struct InputArgs {
     /// row is a puzzle.
     #[arg(long, value_enum, default_value_t = Header::Auto)]
     pub header: Header,
+}
+
+impl ReadArgs {
+    /// The reading options these arguments ask for (no stated-solution column).
+    pub fn options(&self) -> ReadOptions {
+        ReadOptions {
+            format: self.format,
+            column: self.column.clone().unwrap_or(Column::Auto),
+            header: self.header,
+            expect_column: None,
+        }
+    }
 }
 
 /// Which solver, how far to search, how many threads.
@@ -347,8 +369,13 @@ pub struct ExplainArgs {
 /// Arguments of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Puzzle files (text, one puzzle per line). `-` or nothing reads stdin.
+    /// Puzzle files (text, CSV or grid blocks; `.gz` is decompressed). `-` or nothing reads
+    /// stdin.
     pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub read: ReadArgs,
 
     /// Solvers to measure: names separated by commas, or `all`. `backtrack` gets a budget of
     /// 100,000 guesses per puzzle unless --max-guesses is given.

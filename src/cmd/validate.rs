@@ -12,7 +12,7 @@ use std::io::Write;
 use super::{Exit, print_summary};
 use crate::cli::ValidateArgs;
 use crate::grid::Grid;
-use crate::pipeline::read::{Column, Expected, ReadOptions, RecordInput, Source};
+use crate::pipeline::read::{Expected, ReadOptions, RecordInput, Source};
 use crate::pipeline::solve::{Row, SolveOptions, Status};
 use crate::pipeline::{self, Config, Output, RunError};
 use crate::progress::{self, thousands};
@@ -236,10 +236,8 @@ impl Checker {
 pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
     let config = Config {
         read: ReadOptions {
-            format: args.input.format,
-            column: args.input.column.clone().unwrap_or(Column::Auto),
-            header: args.input.header,
             expect_column: args.expect_column.clone(),
+            ..args.input.read.options()
         },
         solve: SolveOptions {
             strategy: args.solver.solver,
