@@ -1,8 +1,9 @@
 //! Throughput measurement of the strategies on puzzle files: the logic of the
 //! `sudoku-batch bench` command.
 //!
-//! Each file is read into memory first (one puzzle per line, `#` lines and blank lines skipped,
-//! invalid lines counted and skipped), so that only solving is timed. Every strategy then solves
+//! Each file is read into memory first, through the same reader as `solve` (text, CSV or grid
+//! blocks, gzip decompressed; see [`crate::pipeline::read`]), with the records that are not
+//! puzzles counted and skipped, so that only solving is timed. Every strategy then solves
 //! the whole file `runs` times, on `threads` workers with one solver each; the report gives the
 //! median, minimum and maximum rate over the runs, because on a shared machine single runs are
 //! noisy. The search statistics (share solved without guessing, guesses per puzzle) do not
@@ -15,6 +16,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::grid::Grid;
+use crate::pipeline::read::{ReadError, ReadOptions, Reader, RecordInput, Source};
 use crate::solver::{Limits, Strategy};
 
 /// The puzzles of one file, loaded.
@@ -24,46 +26,56 @@ pub struct Corpus {
     pub name: String,
     /// The puzzles that parsed, in file order.
     pub puzzles: Vec<Grid>,
-    /// Lines that were neither comments, blank, nor puzzles.
+    /// Records that were not puzzles (lines of text that were neither comments, blank, nor
+    /// puzzles; CSV rows whose puzzle field is not one).
     pub invalid: usize,
 }
 
 impl Corpus {
-    /// Reads `path` (`-`: stdin): one puzzle per line; `#` lines and empty lines are skipped, `\r` before
-    /// the newline is dropped, lines that do not parse are counted in `invalid`.
-    pub fn load(path: &Path) -> std::io::Result<Corpus> {
-        if path.as_os_str() == "-" {
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
-            return Ok(Corpus::parse("<stdin>".into(), &bytes));
-        }
-        let bytes = std::fs::read(path)?;
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into(),
-        );
-        Ok(Corpus::parse(name, &bytes))
+    /// Reads `path` (`-`: stdin) as `solve` does by default: CSV when the name ends in `.csv`
+    /// (or `.csv.gz`), with the puzzle column found by its name; text otherwise (one puzzle per
+    /// line, `#` lines and blank lines skipped). Gzip is decompressed. Records that are not
+    /// puzzles are counted in `invalid`.
+    pub fn load(path: &Path) -> Result<Corpus, ReadError> {
+        Corpus::load_with(path, &ReadOptions::default())
     }
 
-    /// Parses the text of a corpus file; see [`Corpus::load`].
-    pub fn parse(name: String, bytes: &[u8]) -> Corpus {
+    /// Reads `path` (`-`: stdin) with `options` (format, CSV column, header), like `solve`'s
+    /// input. The corpus is named after the file name, without its directory.
+    pub fn load_with(path: &Path, options: &ReadOptions) -> Result<Corpus, ReadError> {
+        let source = Source::from_arg(Some(path));
+        let name = match &source {
+            Source::Stdin => source.display_name(),
+            Source::Path(p) => p
+                .file_name()
+                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into()),
+        };
+        Corpus::read(name, Reader::open(&source, options)?)
+    }
+
+    /// Collects the puzzles of an opened input; records that are not puzzles are counted in
+    /// `invalid`. Fails only when the input cannot be read (e.g. truncated gzip data).
+    pub fn read(name: String, reader: Reader) -> Result<Corpus, ReadError> {
         let mut puzzles = Vec::new();
         let mut invalid = 0;
-        for line in bytes.split(|&b| b == b'\n') {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if line.is_empty() || line[0] == b'#' {
-                continue;
-            }
-            match Grid::parse_bytes(line) {
-                Ok(g) => puzzles.push(g),
-                Err(_) => invalid += 1,
+        for record in reader {
+            match record?.input {
+                RecordInput::Puzzle(g) => puzzles.push(g),
+                RecordInput::Invalid { .. } => invalid += 1,
             }
         }
-        Corpus {
+        Ok(Corpus {
             name,
             puzzles,
             invalid,
-        }
+        })
+    }
+
+    /// Reads a corpus held in memory as text (gzip detected); see [`Corpus::load`].
+    pub fn parse(name: String, bytes: &[u8]) -> Result<Corpus, ReadError> {
+        let input = std::io::Cursor::new(bytes.to_vec());
+        let reader = Reader::from_reader(&name, input, &ReadOptions::default())?;
+        Corpus::read(name, reader)
     }
 }
 
@@ -72,6 +84,8 @@ impl Corpus {
 pub struct BenchConfig {
     /// The puzzle files (`-` for stdin).
     pub paths: Vec<PathBuf>,
+    /// How to read them (format, CSV column, header), as for `solve`.
+    pub read: ReadOptions,
     /// The strategies to compare, in report order.
     pub strategies: Vec<Strategy>,
     /// The limits of every search (usually count to 2).
@@ -273,14 +287,10 @@ fn median(xs: &[f64]) -> f64 {
 /// Why a benchmark could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
-    /// A corpus file could not be read.
-    #[error("{}: {source}", path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
+    /// A corpus file could not be read, or the options do not fit it (a CSV column that is
+    /// not in the header).
+    #[error(transparent)]
+    Read(#[from] ReadError),
     /// The worker threads could not be started.
     #[error("cannot start worker threads: {0}")]
     Threads(#[from] rayon::ThreadPoolBuildError),
@@ -290,10 +300,7 @@ pub enum BenchError {
 pub fn run(config: &BenchConfig) -> Result<Vec<BenchRow>, BenchError> {
     let mut rows = Vec::new();
     for path in &config.paths {
-        let corpus = Corpus::load(path).map_err(|source| BenchError::Read {
-            path: path.clone(),
-            source,
-        })?;
+        let corpus = Corpus::load_with(path, &config.read)?;
         rows.extend(bench_strategies(
             &corpus,
             &config.strategies,
@@ -451,6 +458,7 @@ top1465  singles     1465      20000   18000   22000      50.00        12.5     
     fn backtrack_gets_a_budget_unless_one_is_given() {
         let mut config = BenchConfig {
             paths: vec![],
+            read: ReadOptions::default(),
             strategies: vec![],
             limits: Limits::count_to(2),
             threads: 1,
@@ -469,8 +477,28 @@ top1465  singles     1465      20000   18000   22000      50.00        12.5     
     fn corpus_skips_comments_blank_lines_and_carriage_returns() {
         let p = "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
         let text = format!("# header\r\n{p}\r\n\n{p}\nnot a puzzle\n");
-        let c = Corpus::parse("t".into(), text.as_bytes());
+        let c = Corpus::parse("t".into(), text.as_bytes()).unwrap();
         assert_eq!((c.puzzles.len(), c.invalid), (2, 1));
+    }
+
+    #[test]
+    fn corpus_reads_gzip_and_csv_like_solve() {
+        use std::io::Write as _;
+        let p = "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
+        let text = format!("{p}\nnot a puzzle\n{p}\n");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(text.as_bytes()).unwrap();
+        let c = Corpus::parse("t.gz".into(), &gz.finish().unwrap()).unwrap();
+        assert_eq!((c.puzzles.len(), c.invalid), (2, 1));
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.csv");
+        std::fs::write(&path, format!("id,quizzes\n1,{p}\n2,12x\n3,{p}\n")).unwrap();
+        let c = Corpus::load(&path).unwrap();
+        assert_eq!(
+            (c.name.as_str(), c.puzzles.len(), c.invalid),
+            ("k.csv", 2, 1)
+        );
     }
 
     #[test]

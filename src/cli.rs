@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::generate::Symmetry;
-use crate::pipeline::read::{Column, Format, Header};
+use crate::pipeline::read::{Column, Format, Header, ReadOptions};
 use crate::solver::{Limits, Strategy};
 
 /// Exit codes, shown at the end of `--help`.
@@ -15,6 +15,13 @@ Exit codes:
   1    the run completed, but some records were invalid (validate: some records failed)
   2    usage or I/O error (unreadable input, unwritable output)
   130  interrupted (Ctrl-C or SIGTERM); the rows written so far are complete";
+
+/// Exit codes of `generate`.
+pub const GENERATE_EXIT_CODES: &str = "\
+Exit codes:
+  0    every puzzle was written
+  2    usage or I/O error, or no draw met --min-clues/--max-clues within --attempts
+  130  interrupted (Ctrl-C or SIGTERM); every line written so far is a whole puzzle";
 
 /// Exit codes of `explain`.
 pub const EXPLAIN_EXIT_CODES: &str = "\
@@ -45,9 +52,11 @@ pub enum Command {
     /// Measure solver throughput on puzzle files: puzzles/s (median of --runs, with min and
     /// max), µs/puzzle, share solved without guessing, guesses/puzzle.
     ///
-    /// Files are text (one puzzle per line; `#` lines skipped) and are loaded into memory
-    /// first, so only solving is timed. With several solvers the runs are interleaved, so that
-    /// their ratios come from the same moments of a shared machine.
+    /// Files are read like the input of `solve` (text, CSV or grid blocks; `.gz` is
+    /// decompressed; --format, --column, --header) and loaded into memory first, so only
+    /// solving is timed. Records that are not puzzles are skipped and counted (the `invalid`
+    /// column of --csv). With several solvers the runs are interleaved, so that their ratios
+    /// come from the same moments of a shared machine.
     #[command(after_help = EXIT_CODES)]
     Bench(BenchArgs),
     /// Show step by step how one puzzle is solved: candidates, forced placements, guesses, dead
@@ -57,8 +66,10 @@ pub enum Command {
     /// Write minimal puzzles with exactly one solution, one 81-character line each.
     ///
     /// The same --seed gives the same output whatever --threads. Options can ask for a
-    /// symmetric clue pattern, a clue count within bounds, or complete grids (--solved).
-    #[command(after_help = EXIT_CODES)]
+    /// symmetric clue pattern, a clue count within bounds, or complete grids (--solved). The
+    /// summary on stderr gives the count written and the rate. Ctrl-C or SIGTERM stops between
+    /// puzzles: the lines written are whole and a prefix of the full output, then exit 130.
+    #[command(after_help = GENERATE_EXIT_CODES)]
     Generate(GenerateArgs),
     /// Prove a corpus sound: every record a puzzle with exactly one solution.
     ///
@@ -76,6 +87,14 @@ pub struct InputArgs {
     /// Input file (text, CSV or grid blocks; `.gz` is decompressed). `-` or nothing reads stdin.
     pub input: Option<PathBuf>,
 
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub read: ReadArgs,
+}
+
+/// How to read an input: format, CSV column and header (`solve`, `validate` and `bench`).
+#[derive(Debug, Args)]
+pub struct ReadArgs {
     /// Input format. `auto`: CSV if the name ends in .csv (or .csv.gz), text otherwise.
     /// `text`: one puzzle per line, 81 cells (1-9, and `.` `0` `_` for blanks), optionally
     /// followed by a space, tab, `,` or `;` and a comment; `#` lines and empty lines are skipped.
@@ -92,6 +111,18 @@ pub struct InputArgs {
     /// row is a puzzle.
     #[arg(long, value_enum, default_value_t = Header::Auto)]
     pub header: Header,
+}
+
+impl ReadArgs {
+    /// The reading options these arguments ask for (no stated-solution column).
+    pub fn options(&self) -> ReadOptions {
+        ReadOptions {
+            format: self.format,
+            column: self.column.clone().unwrap_or(Column::Auto),
+            header: self.header,
+            expect_column: None,
+        }
+    }
 }
 
 /// Which solver, how far to search, how many threads.
@@ -338,8 +369,13 @@ pub struct ExplainArgs {
 /// Arguments of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Puzzle files (text, one puzzle per line). `-` or nothing reads stdin.
+    /// Puzzle files (text, CSV or grid blocks; `.gz` is decompressed). `-` or nothing reads
+    /// stdin.
     pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub read: ReadArgs,
 
     /// Solvers to measure: names separated by commas, or `all`. `backtrack` gets a budget of
     /// 100,000 guesses per puzzle unless --max-guesses is given.

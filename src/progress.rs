@@ -61,8 +61,8 @@ impl Progress {
         if let Some(bar) = &self.bar {
             let secs = self.started.elapsed().as_secs_f64();
             bar.set_message(format!(
-                "{} records, {} puzzles/s",
-                thousands(records),
+                "{}, {} puzzles/s",
+                count(records, "record", "records"),
                 thousands(rate(records, secs) as u64)
             ));
             bar.set_position(self.bytes_read.load(Ordering::Relaxed));
@@ -94,6 +94,16 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `n` with thousands separators and the noun that agrees with it: `1 record`, `0 records`,
+/// `1,204 records`.
+pub fn count(n: u64, singular: &str, plural: &str) -> String {
+    format!(
+        "{} {}",
+        thousands(n),
+        if n == 1 { singular } else { plural }
+    )
+}
+
 /// Writes the end-of-run summary: records, count per status, wall time, rate, mean guesses per
 /// puzzle and the share of puzzles settled without guessing.
 pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<()> {
@@ -101,8 +111,8 @@ pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<
     let puzzles = summary.puzzles();
     writeln!(
         out,
-        "{} records in {:.2} s ({} puzzles/s){}",
-        thousands(summary.records),
+        "{} in {:.2} s ({} puzzles/s){}",
+        count(summary.records, "record", "records"),
         secs,
         thousands(rate(summary.records, secs) as u64),
         if summary.interrupted {
@@ -114,8 +124,8 @@ pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<
     if summary.resumed > 0 {
         writeln!(
             out,
-            "  resumed: {} records were already in the output ({} invalid)",
-            thousands(summary.resumed),
+            "  resumed: {} already in the output ({} invalid)",
+            count(summary.resumed, "record was", "records were"),
             thousands(summary.resumed_invalid)
         )?;
     }
@@ -135,6 +145,27 @@ pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<
     Ok(())
 }
 
+/// Writes the end-of-run summary of `generate`: how many `noun`s (singular, plural) were
+/// written, in what wall time, at what rate, and whether the run was interrupted.
+pub fn write_generated(
+    out: &mut dyn Write,
+    written: u64,
+    noun: (&str, &str),
+    wall: Duration,
+    interrupted: bool,
+) -> std::io::Result<()> {
+    let secs = wall.as_secs_f64();
+    writeln!(
+        out,
+        "{} in {:.2} s ({} {}/s){}",
+        count(written, noun.0, noun.1),
+        secs,
+        thousands(rate(written, secs) as u64),
+        noun.1,
+        if interrupted { ", interrupted" } else { "" }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,6 +176,54 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn counts_agree_with_their_noun() {
+        assert_eq!(count(0, "record", "records"), "0 records");
+        assert_eq!(count(1, "record", "records"), "1 record");
+        assert_eq!(count(2, "record", "records"), "2 records");
+        assert_eq!(count(1001, "record", "records"), "1,001 records");
+    }
+
+    #[test]
+    fn generate_summary_text() {
+        let mut out = Vec::new();
+        write_generated(
+            &mut out,
+            1,
+            ("puzzle", "puzzles"),
+            Duration::from_millis(500),
+            true,
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "1 puzzle in 0.50 s (2 puzzles/s), interrupted\n"
+        );
+    }
+
+    /// Guards the grammar of a one-record run: "1 record in", not "1 records in".
+    #[test]
+    fn r_summary_of_one_record_is_singular() {
+        let mut s = Summary {
+            records: 1,
+            resumed: 1,
+            wall: Duration::from_millis(1000),
+            ..Summary::default()
+        };
+        s.by_status[0] = 1;
+        let mut out = Vec::new();
+        write_summary(&mut out, &s).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with("1 record in 1.00 s (1 puzzles/s)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  resumed: 1 record was already in the output (0 invalid)\n"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -539,3 +539,71 @@ fn bench_reports_one_row_per_file_and_solver() {
     let out = bin().args(["bench", "no/such/file"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `bench` reads what `solve` reads: CSV with its puzzle column found by name or given with
+/// --column, gzip (detected by content), and counts records that are not puzzles.
+#[test]
+fn bench_reads_csv_and_gzip_like_solve() {
+    use std::io::Write as _;
+    let bench = |args: &[&str], file: &Path| {
+        let out = bin()
+            .args(["bench", "--runs", "1", "--csv"])
+            .args(args)
+            .arg(file)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (out.status.code(), text, out.stderr)
+    };
+    // file, puzzles, invalid (columns 0, 2 and 3 of the CSV)
+    let fields = |text: &str| {
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let r = reader.records().next().expect("one row").unwrap();
+        (r[0].to_string(), r[2].to_string(), r[3].to_string())
+    };
+    let (code, text, _) = bench(&[], &data("kaggle_puzzle.csv"));
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        fields(&text),
+        ("kaggle_puzzle.csv".into(), "20".into(), "0".into())
+    );
+    let (code, text, _) = bench(&["--column", "1"], &data("kaggle_puzzle.csv"));
+    assert_eq!(code, Some(0));
+    assert_eq!(fields(&text).1, "20");
+    // --column is honoured: the `id` column holds no puzzle, so every record is invalid.
+    let (code, text, _) = bench(&["--column", "id"], &data("kaggle_puzzle.csv"));
+    assert_eq!(code, Some(0), "invalid records are counted, not fatal");
+    assert_eq!(
+        (fields(&text).1, fields(&text).2),
+        ("0".into(), "20".into())
+    );
+    let (code, _, stderr) = bench(&["--column", "nope"], &data("kaggle_puzzle.csv"));
+    assert_eq!(code, Some(2), "a column not in the header is a usage error");
+    assert!(String::from_utf8_lossy(&stderr).contains("\"nope\" not found"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let gzip = |name: &str, bytes: &[u8]| {
+        let path = dir.path().join(name);
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(bytes).unwrap();
+        std::fs::write(&path, gz.finish().unwrap()).unwrap();
+        path
+    };
+    let csv_gz = gzip(
+        "kaggle.csv.gz",
+        &std::fs::read(data("kaggle_quizzes.csv")).unwrap(),
+    );
+    let (code, text, _) = bench(&[], &csv_gz);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        fields(&text),
+        ("kaggle.csv.gz".into(), "20".into(), "0".into())
+    );
+    let mixed = std::fs::read(data("mixed.txt")).unwrap();
+    let plain = bench(&[], &data("mixed.txt"));
+    let packed = bench(&[], &gzip("mixed.txt.gz", &mixed));
+    assert_eq!((plain.0, packed.0), (Some(0), Some(0)));
+    let (plain, packed) = (fields(&plain.1), fields(&packed.1));
+    assert_ne!(plain.2, "0", "mixed.txt has invalid records");
+    assert_eq!((&plain.1, &plain.2), (&packed.1, &packed.2));
+}

@@ -1,6 +1,7 @@
 //! Interruption and resume: Ctrl-C / SIGTERM leave a valid CSV whose rows are a prefix of the
-//! full result and exit 130; `solve --resume` finishes such a file so that it matches an
-//! uninterrupted run (apart from `time_ns`), and refuses an output that does not fit.
+//! full result and exit 130 (`generate`: whole lines, a prefix of its full output);
+//! `solve --resume` finishes such a file so that it matches an uninterrupted run (apart from
+//! `time_ns`), and refuses an output that does not fit.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
@@ -263,7 +264,7 @@ fn resume_refuses_an_output_that_does_not_fit() {
     std::fs::write(&short, puzzle).unwrap();
     let out = run(&short);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("has only 1 records"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has only 1 record\n"));
 
     // --resume needs -o, and cannot go with --emit-solutions.
     let out = bin()
@@ -392,4 +393,69 @@ fn sigint_stops_validate_cleanly_too() {
     assert!(bytes.ends_with(b"\n"), "no partial last row");
     let rows = bytes.iter().filter(|&&b| b == b'\n').count() - 1;
     assert!(rows > 0 && rows < 40 * 1003, "{rows} rows");
+}
+
+/// `generate` stops between puzzles on SIGINT or SIGTERM: every line written is a whole
+/// puzzle, together they are a prefix of the uninterrupted output for the same seed, the
+/// summary so far is printed and the exit code is 130.
+#[test]
+fn sigint_and_sigterm_stop_generate_after_a_whole_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
+    let count: usize = 10_000_000; // far more than can be made before the signal
+    for signal in ["INT", "TERM"] {
+        let output = dir.path().join(format!("puzzles-{signal}.txt"));
+        let child = StdCommand::new(&exe)
+            .args(["generate", "-q", "--seed", "11", "-j", "2", "-n"])
+            .arg(count.to_string())
+            .arg("-o")
+            .arg(&output)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Output is flushed chunk by chunk: wait for the first one.
+        let started = Instant::now();
+        while std::fs::metadata(&output).map_or(0, |m| m.len()) == 0 {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "no puzzles after 60 s"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let status = StdCommand::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "SIG{signal}: {stderr}");
+        assert!(
+            stderr.contains("puzzles in") && stderr.contains(", interrupted"),
+            "SIG{signal}: the summary so far: {stderr}"
+        );
+        let text = std::fs::read_to_string(&output).unwrap();
+        assert!(text.ends_with('\n'), "SIG{signal}: no partial last line");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            !lines.is_empty() && lines.len() < count,
+            "SIG{signal}: {} lines",
+            lines.len()
+        );
+        for (i, line) in lines.iter().enumerate() {
+            assert_eq!(line.len(), 81, "SIG{signal}: line {}: {line:?}", i + 1);
+        }
+        let full = bin()
+            .args(["generate", "-q", "--seed", "11", "-n"])
+            .arg(lines.len().to_string())
+            .output()
+            .unwrap();
+        assert_eq!(full.status.code(), Some(0));
+        assert_same(
+            &text,
+            &String::from_utf8(full.stdout).unwrap(),
+            &format!("SIG{signal}: generate prefix"),
+        );
+    }
 }

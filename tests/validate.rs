@@ -85,6 +85,21 @@ fn each_failing_kind_is_listed_with_its_line() {
     );
 }
 
+/// Guards the summary's grammar: one failing record is "1 record fails", not "1 records fail".
+#[test]
+fn r_one_failing_record_is_singular_in_the_summary() {
+    let out = bin()
+        .args(["validate", "-q", "-"])
+        .write_stdin("12x\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("1 record in "), "{err}");
+    assert!(err.contains("  1 record fails: invalid 1\n"), "{err}");
+    assert!(!err.contains("records"), "{err}");
+}
+
 #[test]
 fn all_writes_passing_records_with_an_empty_problem() {
     let out = validate("unsound.txt", &["--all"]);

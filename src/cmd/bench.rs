@@ -1,4 +1,5 @@
-//! `sudoku-batch bench`: solver throughput on puzzle files, as a table or CSV.
+//! `sudoku-batch bench`: solver throughput on puzzle files (any input `solve` reads), as a
+//! table or CSV.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -7,7 +8,6 @@ use super::{Exit, write_error};
 use crate::bench::{self, BenchConfig, BenchError};
 use crate::cli::{BenchArgs, SolverChoice};
 use crate::pipeline::RunError;
-use crate::pipeline::read::ReadError;
 use crate::solver::Limits;
 
 /// Runs `bench`.
@@ -19,6 +19,7 @@ pub fn run(args: BenchArgs) -> Result<Exit, RunError> {
     };
     let config = BenchConfig {
         paths,
+        read: args.read.options(),
         strategies: SolverChoice::strategies(&args.solver),
         limits: Limits {
             solutions: args.limit,
@@ -28,10 +29,7 @@ pub fn run(args: BenchArgs) -> Result<Exit, RunError> {
         runs: args.runs.max(1),
     };
     let rows = bench::run(&config).map_err(|e| match e {
-        BenchError::Read { path, source } => RunError::Read(ReadError::Io {
-            path: path.display().to_string(),
-            source,
-        }),
+        BenchError::Read(e) => RunError::Read(e),
         BenchError::Threads(e) => RunError::Threads(e.to_string()),
     })?;
     let text = if args.csv {

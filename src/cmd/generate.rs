@@ -1,19 +1,21 @@
 //! `sudoku-batch generate`: minimal puzzles with exactly one solution (or complete grids),
-//! reproducible per seed, written chunk by chunk in order with a progress bar.
+//! reproducible per seed, written chunk by chunk in order with a progress bar and a summary.
+//! Ctrl-C / SIGTERM stop it between puzzles: the lines written are a prefix of the full output,
+//! each one whole.
 
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{Exit, write_error};
+use super::{Exit, stop_on_signal, write_error};
 use crate::cli::GenerateArgs;
 use crate::generate::{Rng, Spec, puzzle, random_solution};
 use crate::grid::CELLS;
 use crate::pipeline::{Output, RunError, thread_pool};
-use crate::progress::Progress;
+use crate::progress::{self, Progress};
 use crate::solver::Strategy;
 
 /// Fewer clues never give exactly one solution (McGuire, Tugemann and Civario, 2012).
@@ -51,6 +53,16 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
 /// Puzzles made per parallel chunk; output is written chunk by chunk, in order.
 const CHUNK: u64 = 256;
 
+/// What a worker made for one puzzle index.
+enum Made {
+    /// The puzzle (or grid), as its line without the newline.
+    Line(String),
+    /// No draw met the clue bounds within the attempts.
+    NoFit,
+    /// A stop was asked for before this index was started.
+    Stopped,
+}
+
 /// The generator for puzzle `index` of a run seeded with `seed`: each puzzle has its own
 /// stream, so the output does not depend on how the work is split over threads.
 fn puzzle_rng(seed: u64, index: u64) -> Rng {
@@ -79,59 +91,107 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     let name = output.display_name();
     let mut out = output.open()?;
     let pool = thread_pool(args.threads)?;
+    let started = Instant::now();
     let done = Arc::new(AtomicU64::new(0));
     let progress = Progress::new(
         args.output.progress(),
         Some(args.count).filter(|&n| n > 0),
         done.clone(),
-        Instant::now(),
+        started,
     );
-    let mut start = 0;
-    while start < args.count {
-        let end = (start + CHUNK).min(args.count);
-        let lines: Vec<Option<String>> = pool.install(|| {
-            (start..end)
-                .into_par_iter()
-                .map_init(
-                    // The grid comes from the first solution a search finds, which depends on
-                    // the strategy: pin it so a seed gives the same puzzles in every version.
-                    // Minimising only counts solutions, so any strategy gives the same result.
-                    || (Strategy::Singles.solver(), Strategy::default().solver()),
-                    |(filler, counter), i| {
-                        let mut rng = puzzle_rng(seed, i);
-                        if solved {
-                            return Some(random_solution(&mut rng, &mut **filler).to_string());
-                        }
-                        puzzle(&mut rng, &spec, &mut **filler, &mut **counter)
-                            .map(|p| p.to_string())
-                    },
-                )
-                .collect()
-        });
-        for (i, line) in (start..).zip(lines) {
-            let Some(line) = line else {
-                out.flush().map_err(|e| write_error(name.clone(), e))?;
-                progress.finish();
-                let bounds = match (args.min_clues, args.max_clues) {
-                    (Some(min), Some(max)) => format!("{min} to {max}"),
-                    (Some(min), None) => format!("at least {min}"),
-                    (None, _) => format!("at most {}", spec.max_clues),
-                };
-                eprintln!(
-                    "sudoku-batch: error: puzzle {}: no draw in {} attempts had {bounds} clues; \
-                     widen --min-clues/--max-clues or raise --attempts",
-                    i + 1,
-                    spec.attempts,
-                );
-                return Ok(Exit::Error);
+    // Ctrl-C / SIGTERM, as for `solve`: the first signal stops between puzzles, so that only
+    // whole lines are written; the second exits at once.
+    let stop = stop_on_signal();
+    let stopped = || stop.as_deref().is_some_and(|s| s.load(Ordering::Relaxed));
+    let mut written = 0;
+    'chunks: while written < args.count && !stopped() {
+        let end = (written + CHUNK).min(args.count);
+        let made = make_chunk(&pool, written..end, seed, solved, &spec, stop.as_deref());
+        for (i, made) in (written..).zip(made) {
+            let line = match made {
+                Made::Line(line) => line,
+                // Indices after a stop may be made, but only the whole prefix is written.
+                Made::Stopped => break 'chunks,
+                Made::NoFit => {
+                    out.flush().map_err(|e| write_error(name.clone(), e))?;
+                    progress.finish();
+                    let bounds = match (args.min_clues, args.max_clues) {
+                        (Some(min), Some(max)) => format!("{min} to {max}"),
+                        (Some(min), None) => format!("at least {min}"),
+                        (None, _) => format!("at most {}", spec.max_clues),
+                    };
+                    eprintln!(
+                        "sudoku-batch: error: puzzle {}: no draw in {} attempts had {bounds} \
+                         clues; widen --min-clues/--max-clues or raise --attempts",
+                        i + 1,
+                        spec.attempts,
+                    );
+                    return Ok(Exit::Error);
+                }
             };
             writeln!(out, "{line}").map_err(|e| write_error(name.clone(), e))?;
+            written = i + 1;
         }
         out.flush().map_err(|e| write_error(name.clone(), e))?;
-        done.store(end, Ordering::Relaxed);
-        progress.update(end);
-        start = end;
+        done.store(written, Ordering::Relaxed);
+        progress.update(written);
     }
+    out.flush().map_err(|e| write_error(name.clone(), e))?;
     progress.finish();
-    Ok(Exit::Ok)
+    let interrupted = written < args.count;
+    if args.output.summary() {
+        let noun = if solved {
+            ("grid", "grids")
+        } else {
+            ("puzzle", "puzzles")
+        };
+        let _ = progress::write_generated(
+            &mut std::io::stderr().lock(),
+            written,
+            noun,
+            started.elapsed(),
+            interrupted,
+        );
+    }
+    Ok(if interrupted {
+        Exit::Interrupted
+    } else {
+        Exit::Ok
+    })
+}
+
+/// Makes the puzzles of `indices` in parallel, in order. Once `stop` is set, indices not yet
+/// started are skipped as [`Made::Stopped`].
+fn make_chunk(
+    pool: &rayon::ThreadPool,
+    indices: std::ops::Range<u64>,
+    seed: u64,
+    solved: bool,
+    spec: &Spec,
+    stop: Option<&AtomicBool>,
+) -> Vec<Made> {
+    pool.install(|| {
+        indices
+            .into_par_iter()
+            .map_init(
+                // The grid comes from the first solution a search finds, which depends on the
+                // strategy: pin it so a seed gives the same puzzles in every version.
+                // Minimising only counts solutions, so any strategy gives the same result.
+                || (Strategy::Singles.solver(), Strategy::default().solver()),
+                |(filler, counter), i| {
+                    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                        return Made::Stopped;
+                    }
+                    let mut rng = puzzle_rng(seed, i);
+                    if solved {
+                        return Made::Line(random_solution(&mut rng, &mut **filler).to_string());
+                    }
+                    match puzzle(&mut rng, spec, &mut **filler, &mut **counter) {
+                        Some(p) => Made::Line(p.to_string()),
+                        None => Made::NoFit,
+                    }
+                },
+            )
+            .collect()
+    })
 }

@@ -2,19 +2,14 @@
 
 use super::{Exit, print_summary, stop_on_signal};
 use crate::cli::SolveArgs;
-use crate::pipeline::read::{Column, ReadOptions, Source};
+use crate::pipeline::read::Source;
 use crate::pipeline::solve::{SolveOptions, Status};
 use crate::pipeline::{self, Config, Output, RunError};
 
 /// Runs `solve`.
 pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
     let config = Config {
-        read: ReadOptions {
-            format: args.input.format,
-            column: args.input.column.clone().unwrap_or(Column::Auto),
-            header: args.input.header,
-            expect_column: None,
-        },
+        read: args.input.read.options(),
         solve: SolveOptions {
             strategy: args.solver.solver,
             limits: args.solver.limits(),

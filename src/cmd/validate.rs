@@ -12,10 +12,10 @@ use std::io::Write;
 use super::{Exit, print_summary};
 use crate::cli::ValidateArgs;
 use crate::grid::Grid;
-use crate::pipeline::read::{Column, Expected, ReadOptions, RecordInput, Source};
+use crate::pipeline::read::{Expected, ReadOptions, RecordInput, Source};
 use crate::pipeline::solve::{Row, SolveOptions, Status};
 use crate::pipeline::{self, Config, Output, RunError};
-use crate::progress::thousands;
+use crate::progress::{self, thousands};
 use crate::solver::Limits;
 
 /// The report's columns: those of `solve`, then `problem`.
@@ -225,8 +225,8 @@ impl Checker {
             .collect();
         writeln!(
             out,
-            "  {} records fail: {}",
-            thousands(self.failed),
+            "  {}: {}",
+            progress::count(self.failed, "record fails", "records fail"),
             why.join(", ")
         )
     }
@@ -236,10 +236,8 @@ impl Checker {
 pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
     let config = Config {
         read: ReadOptions {
-            format: args.input.format,
-            column: args.input.column.clone().unwrap_or(Column::Auto),
-            header: args.input.header,
             expect_column: args.expect_column.clone(),
+            ..args.input.read.options()
         },
         solve: SolveOptions {
             strategy: args.solver.solver,
@@ -349,6 +347,18 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "  3 records fail: invalid 1, stated solution missing 1, stated solution differs 1, \
              duplicate 1, too few clues 2\n"
+        );
+    }
+
+    #[test]
+    fn one_failing_record_is_singular() {
+        let mut c = Checker::new(false, None);
+        assert_eq!(c.check(&row(1, "12x", None)), "invalid");
+        let mut out = Vec::new();
+        c.write_summary(&mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "  1 record fails: invalid 1\n"
         );
     }
 }

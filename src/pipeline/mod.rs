@@ -444,9 +444,10 @@ fn skip_done_records(
             Some(record) => last_line = record.line,
             None => {
                 return Err(fail(format!(
-                    "OUTPUT does not match INPUT: it has {} rows but {} has only {done} records",
-                    point.rows,
-                    reader.name()
+                    "OUTPUT does not match INPUT: it has {} but {} has only {}",
+                    crate::progress::count(point.rows, "row", "rows"),
+                    reader.name(),
+                    crate::progress::count(done, "record", "records")
                 )));
             }
         }
