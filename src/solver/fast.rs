@@ -212,6 +212,23 @@ static CONFIGS: [u8; 512] = {
     t
 };
 
+/// For a row-by-box graph: its perfect matchings, bit `p` for permutation `p` of [`PERMS`].
+static MATCHINGS: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut g = 0;
+    while g < 512 {
+        let mut p = 0;
+        while p < 6 {
+            if g & PERM_EDGES[p].0 == PERM_EDGES[p].0 {
+                t[g] |= 1 << p;
+            }
+            p += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
 /// For a row-by-box graph: the edges that every perfect matching uses (the minirows the digit
 /// must occupy). Zero when there is no matching.
 static FORCED: [u16; 512] = {
@@ -482,17 +499,16 @@ impl State {
         if new[0] | new[1] | new[2] == 0 {
             return true;
         }
+        // All three bands, as a test per band would mispredict: removing no cells is harmless.
         for (b, &new) in new.iter().enumerate() {
-            if new != 0 {
-                self.unsolved[b] &= !new;
-                for e in 0..9 {
-                    self.restrict(e * 3 + b, !new);
-                }
-                // Its own digit keeps the cells; its word is current, so not dirty.
-                self.cand[d * 3 + b] = w[b];
-                self.dirty &= !(1 << (d * 3 + b));
+            self.unsolved[b] &= !new;
+            for e in 0..9 {
+                self.restrict(e * 3 + b, !new);
             }
+            // Its own digit keeps the cells; its word is current, so not dirty.
+            self.cand[d * 3 + b] = w[b];
         }
+        self.dirty &= !(7 << (d * 3));
         true
     }
 
@@ -709,13 +725,11 @@ impl FastSolver {
             // digit with the fewest above one. Which box each row of it uses.
             let i = state.pick as usize;
             let graph = row_graph(state.cand[i]);
-            let mut left = CONFIGS[graph];
-            for &(edges, cells) in &PERM_EDGES {
-                if graph & edges != edges {
-                    continue;
-                }
-                left -= 1;
-                if !self.may_try(left != 0, limits) {
+            let mut perms = MATCHINGS[graph];
+            while perms != 0 {
+                let cells = PERM_EDGES[perms.trailing_zeros() as usize].1;
+                perms &= perms - 1;
+                if !self.may_try(perms != 0, limits) {
                     return;
                 }
                 let mut next = state;
