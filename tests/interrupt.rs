@@ -3,6 +3,7 @@
 //! `solve --resume` finishes such a file so that it matches an uninterrupted run (apart from
 //! `time_ns`), and refuses an output that does not fit.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
@@ -59,19 +60,31 @@ fn full_run(input: &Path) -> String {
 /// Starts a solve of `input` into `output`, waits for some rows to appear, sends `signal` and
 /// returns the exit code and stderr.
 fn interrupt(input: &Path, output: &Path, signal: &str) -> (Option<i32>, String) {
+    let args = ["solve", "-q", "--batch-size", "64", "-j", "2", "-o"];
+    let mut args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    args.extend([output.as_os_str(), input.as_os_str()]);
+    signal_when_written(&args, output, 2000, signal)
+}
+
+/// Runs `sudoku-batch ARGS`, waits until `output` holds at least `min_bytes`, sends it
+/// `signal` (`INT`, `TERM`) with `kill`, and returns the exit code and stderr.
+fn signal_when_written(
+    args: &[&OsStr],
+    output: &Path,
+    min_bytes: u64,
+    signal: &str,
+) -> (Option<i32>, String) {
     let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
     let child = StdCommand::new(exe)
-        .args(["solve", "-q", "--batch-size", "64", "-j", "2", "-o"])
-        .arg(output)
-        .arg(input)
+        .args(args)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let started = Instant::now();
-    while std::fs::metadata(output).map_or(0, |m| m.len()) < 2000 {
+    while std::fs::metadata(output).map_or(0, |m| m.len()) < min_bytes {
         assert!(
             started.elapsed() < Duration::from_secs(60),
-            "no rows after 60 s"
+            "no output after 60 s"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -355,40 +368,20 @@ fn sigint_stops_validate_cleanly_too() {
     let dir = tempfile::tempdir().unwrap();
     let input = big_input(dir.path(), 40);
     let output = dir.path().join("report.csv");
-    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
-    let child = StdCommand::new(exe)
-        .args([
-            "validate",
-            "--all",
-            "-q",
-            "--batch-size",
-            "64",
-            "-j",
-            "2",
-            "-o",
-        ])
-        .arg(&output)
-        .arg(&input)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while std::fs::metadata(&output).map_or(0, |m| m.len()) < 2000 {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no rows after 60 s"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let status = StdCommand::new("kill")
-        .arg("-INT")
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let args = [
+        "validate",
+        "--all",
+        "-q",
+        "--batch-size",
+        "64",
+        "-j",
+        "2",
+        "-o",
+    ];
+    let mut args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    args.extend([output.as_os_str(), input.as_os_str()]);
+    let (code, stderr) = signal_when_written(&args, &output, 2000, "INT");
+    assert_eq!(code, Some(130), "{stderr}");
     let bytes = std::fs::read(&output).unwrap();
     assert!(bytes.ends_with(b"\n"), "no partial last row");
     let rows = bytes.iter().filter(|&&b| b == b'\n').count() - 1;
@@ -401,36 +394,16 @@ fn sigint_stops_validate_cleanly_too() {
 #[test]
 fn sigint_and_sigterm_stop_generate_after_a_whole_line() {
     let dir = tempfile::tempdir().unwrap();
-    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
     let count: usize = 10_000_000; // far more than can be made before the signal
     for signal in ["INT", "TERM"] {
         let output = dir.path().join(format!("puzzles-{signal}.txt"));
-        let child = StdCommand::new(&exe)
-            .args(["generate", "-q", "--seed", "11", "-j", "2", "-n"])
-            .arg(count.to_string())
-            .arg("-o")
-            .arg(&output)
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let n = count.to_string();
+        let args = ["generate", "-q", "--seed", "11", "-j", "2", "-n", &n, "-o"];
+        let mut args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+        args.push(output.as_os_str());
         // Output is flushed chunk by chunk: wait for the first one.
-        let started = Instant::now();
-        while std::fs::metadata(&output).map_or(0, |m| m.len()) == 0 {
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "no puzzles after 60 s"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let status = StdCommand::new("kill")
-            .arg(format!("-{signal}"))
-            .arg(child.id().to_string())
-            .status()
-            .unwrap();
-        assert!(status.success());
-        let out = child.wait_with_output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(130), "SIG{signal}: {stderr}");
+        let (code, stderr) = signal_when_written(&args, &output, 1, signal);
+        assert_eq!(code, Some(130), "SIG{signal}: {stderr}");
         assert!(
             stderr.contains("puzzles in") && stderr.contains(", interrupted"),
             "SIG{signal}: the summary so far: {stderr}"
