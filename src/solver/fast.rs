@@ -16,7 +16,7 @@
 //!   unsolved[band]           cells of the band that hold no digit yet
 //!   dirty, since             one bit per word (as cand): changed since the digit's last
 //!                            update / since the last minirow pass
-//!   cols[digit]              the columns of the digit's three words at its last column pass,
+//!   cols[digit]              the columns of the digit's three words after its last column pass,
 //!                            bit 9 * band + column (the band layout, bands for rows)
 //!   band_key[band], pick     the branch choice of the last minirow pass
 //! ```
@@ -502,10 +502,9 @@ impl State {
     /// more than the work it would skip, so bands that cannot change are computed anyway.
     #[inline(always)]
     fn update(&mut self, d: usize) -> bool {
-        let mut changed = self.dirty >> (d * 3) & 7;
+        let mut touched = self.dirty >> (d * 3) & 7;
         self.dirty &= !(7 << (d * 3));
         let mut w = [self.cand[d * 3], self.cand[d * 3 + 1], self.cand[d * 3 + 2]];
-        let mut touched = changed;
         loop {
             // The row matching of an unchanged word removes nothing; applying it anyway
             // costs less than the mispredicted branch that would skip it.
@@ -518,22 +517,21 @@ impl State {
             if x == self.cols[d] {
                 break;
             }
-            self.cols[d] = x;
             let keep = STACK_KEEP[0][stack_graph(x, 0)]
                 | STACK_KEEP[1][stack_graph(x, 1)]
                 | STACK_KEEP[2][stack_graph(x, 2)];
-            changed = 0;
-            for (b, x) in w.iter_mut().enumerate() {
-                let next = *x & ((keep >> (9 * b) & 0x1FF) * 0x40201);
-                if next != *x {
-                    *x = next;
-                    changed |= 1 << b;
-                }
-            }
-            if changed == 0 {
+            // The pass removes whole columns of a band, so it changes the words exactly when
+            // it drops columns from `x`; the columns it leaves fit a matching already, so
+            // they are the ones the next pass compares with.
+            let gone = x & !keep;
+            self.cols[d] = x & keep;
+            if gone == 0 {
                 break;
             }
-            touched |= changed;
+            for (b, x) in w.iter_mut().enumerate() {
+                *x &= (keep >> (9 * b) & 0x1FF) * 0x40201;
+                touched |= ((gone >> (9 * b) & 0x1FF != 0) as u32) << b;
+            }
         }
         self.since |= touched << (d * 3);
         if w.contains(&0) {
