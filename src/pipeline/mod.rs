@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use crate::progress::Progress;
 use read::{ReadError, ReadOptions, Reader, Record, Source};
-use solve::{Row, SolveOptions, Status, solve_batch};
+use solve::{Row, SolveOptions, Status, solve_batch, solve_batch_here};
 use write::{COLUMNS, RowWriter, SOLUTION_COLUMNS};
 
 /// Where results go.
@@ -221,7 +221,12 @@ where
     F: FnMut(&mut RowWriter<Box<dyn Write + Send>>, &Row) -> io::Result<()> + Send,
 {
     let started = Instant::now();
-    let pool = thread_pool(config.threads)?;
+    // One solver thread needs no pool: the batches are solved on this thread, which saves
+    // starting a worker and handing each batch over to it.
+    let pool = match config.threads {
+        1 => None,
+        n => Some(thread_pool(n)?),
+    };
     let out_name = config.output.display_name();
     let write_err = |path: &str| {
         let path = path.to_string();
@@ -244,7 +249,15 @@ where
             Ok((reader, resumed))
         }
     };
-    let Some(opened) = until_stopped(config.stop.as_deref(), opening)? else {
+    // A regular file opens at once: no thread needed to keep a stop responsive.
+    let regular =
+        matches!(&config.source, Source::Path(p) if p.metadata().is_ok_and(|m| m.is_file()));
+    let opened = if regular && !config.resume {
+        Some(opening())
+    } else {
+        until_stopped(config.stop.as_deref(), opening)?
+    };
+    let Some(opened) = opened else {
         if !config.resume {
             // Still leave a valid (empty) CSV behind.
             let mut writer =
@@ -360,7 +373,10 @@ where
                 Err(RecvTimeoutError::Disconnected) => break,
             };
             let mut rows = Vec::with_capacity(batch.len());
-            pool.install(|| solve_batch(batch, &config.solve, &mut rows));
+            match &pool {
+                Some(pool) => pool.install(|| solve_batch(batch, &config.solve, &mut rows)),
+                None => solve_batch_here(batch, &config.solve, &mut rows),
+            }
             if row_tx.send(rows).is_err() {
                 break; // the writer failed; its error is reported below
             }

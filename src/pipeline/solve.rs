@@ -189,6 +189,16 @@ pub fn redundant_clues(solver: &mut dyn Solver, puzzle: &Grid, guesses: Option<u
     out
 }
 
+/// [`solve_batch`] on the calling thread, with one solver: for a run with one thread.
+pub fn solve_batch_here(records: Vec<Record>, options: &SolveOptions, out: &mut Vec<Row>) {
+    let mut solver = options.strategy.solver();
+    out.extend(
+        records
+            .into_iter()
+            .map(|record| solve_record(&mut *solver, record, options)),
+    );
+}
+
 /// Solves a batch in parallel on the current rayon pool, writing rows in input order to `out`.
 pub fn solve_batch(records: Vec<Record>, options: &SolveOptions, out: &mut Vec<Row>) {
     records
