@@ -19,11 +19,13 @@
 //!   cols[digit]              the columns of the digit's three words after its last column pass,
 //!                            bit 9 * band + column (the band layout, bands for rows)
 //!   band_key[band], pick     the branch choice of the last minirow pass
+//!   cols_moved               whether a column pass changed `cols` since the last minicolumn
+//!                            pass
 //! ```
 //!
 //! A placed digit keeps its own bit, so for every digit the three words always describe a set
 //! of positions with at least one per row and box; a solved digit has exactly nine bits. The
-//! whole state is 28 + 3 + 1 + 1 + 9 + 3 + 1 words (184 bytes): branching copies it and
+//! whole state is 28 + 3 + 1 + 1 + 9 + 3 + 1 words and a flag (188 bytes): branching copies it and
 //! undoing a branch is dropping the copy.
 //!
 //! # Why bands
@@ -48,7 +50,12 @@
 //! none. Minirows (a row crossing a box, three cells) hold exactly three digits: bit-parallel
 //! counters over the nine row-by-box graphs tell, for the nine minirows together, how many
 //! digits may and how many must use each one. Being the costliest rule, it runs only when the
-//! others stall, and only on bands with a word changed since its last pass.
+//! others stall, and only on bands with a word changed since its last pass. The same rule for
+//! minicolumns (a column crossing a box) runs last, on the columns each digit's last column
+//! pass left (`cols`), all 27 minicolumns at once and without a table, and only if some
+//! digit's columns changed since its last pass. With it the band-based search depends less on
+//! the puzzle's orientation: on top1465 it cuts the guesses per puzzle from 10.76 to 9.39 as
+//! given and from 12.06 to 9.85 transposed.
 //!
 //! The clues are loaded in bulk: per digit, the rows, columns and boxes its clues occupy,
 //! from which each word is built at once.
@@ -384,6 +391,8 @@ struct State {
     since: u32,
     /// For each band, its branch key from the last [`State::minirows`] pass that looked at it.
     band_key: [u32; 3],
+    /// Whether some digit's columns changed since the last [`State::minicols`] pass.
+    cols_moved: bool,
 }
 
 /// The length of [`State::cand`]: 27 words and one of padding.
@@ -405,6 +414,7 @@ impl State {
         pick: NO_PICK,
         since: BAND,
         band_key: [NO_PICK; 3],
+        cols_moved: true,
     };
 
     /// Replaces `cand[i]` by `cand[i] & keep`, marking the word dirty if that removed
@@ -525,6 +535,7 @@ impl State {
             // they are the ones the next pass compares with.
             let gone = x & !keep;
             self.cols[d] = x & keep;
+            self.cols_moved = true;
             if gone == 0 {
                 break;
             }
@@ -615,6 +626,13 @@ impl State {
             if !self.minirows() {
                 return false;
             }
+            if self.dirty != 0 {
+                continue;
+            }
+            // The same rule for minicolumns, once everything else has stalled.
+            if !self.minicols() {
+                return false;
+            }
             if self.dirty == 0 {
                 return true;
             }
@@ -695,6 +713,66 @@ impl State {
         }
         let key = self.band_key[0].min(self.band_key[1]).min(self.band_key[2]);
         self.pick = if key == NO_PICK { NO_PICK } else { key & 31 };
+        true
+    }
+
+    /// The rule of [`State::minirows`] turned by a quarter: each minicolumn (a column crossing
+    /// a box, three cells) holds exactly three digits. It reads the columns every update leaves
+    /// in `cols` (bit `9 * band + column`: the digit may use that minicolumn) and treats all
+    /// 27 minicolumns at once, without a table. After its column pass every band-column pair
+    /// of a digit lies in some band-to-column matching of its stack, so the digit certainly
+    /// occupies a minicolumn exactly when it is the only one of its box left to the digit.
+    /// False on a contradiction.
+    fn minicols(&mut self) -> bool {
+        /// The first column of each of the nine boxes, in the [`band_columns`] layout.
+        const FIRST: u32 = 0x1249249;
+        if !self.cols_moved {
+            return true; // the same columns as the last pass, which changed nothing more
+        }
+        self.cols_moved = false;
+        let (mut p1, mut p2, mut p3, mut p4) = (0u32, 0u32, 0u32, 0u32);
+        let (mut f1, mut f2, mut f3, mut f4) = (0u32, 0u32, 0u32, 0u32);
+        let mut forced = [0u32; 9];
+        for (d, &c) in self.cols.iter().enumerate() {
+            let (x, y, z) = (c & FIRST, c >> 1 & FIRST, c >> 2 & FIRST);
+            // Boxes where the digit has exactly one column left: an odd count, not three.
+            let one = (x ^ y ^ z) & !(x & y & z);
+            let f = c & (one * 7);
+            forced[d] = f;
+            p4 |= p3 & c;
+            p3 |= p2 & c;
+            p2 |= p1 & c;
+            p1 |= c;
+            f4 |= f3 & f;
+            f3 |= f2 & f;
+            f2 |= f1 & f;
+            f1 |= f;
+        }
+        if p3 != BAND || f4 != 0 {
+            return false;
+        }
+        let full = f3;
+        let must = p3 & !p4 & !f3;
+        if full | must == 0 {
+            return true;
+        }
+        for (d, &f) in forced.iter().enumerate() {
+            let c = self.cols[d];
+            let out = c & full & !f;
+            let into = c & must & !f;
+            if out | into == 0 {
+                continue;
+            }
+            // A minicolumn the digit must take shuts its column in the other bands and the
+            // other columns of its box.
+            let into_cols = columns(into);
+            for b in 0..3 {
+                let into_b = into >> (9 * b) & 0x1FF;
+                let boxes = SPREAD_BOXES[TRIADS[into_b as usize] as usize] & 0x1FF;
+                let gone = (out >> (9 * b) & 0x1FF) | ((into_cols | boxes) & !into_b);
+                self.restrict(d * 3 + b, !(gone * 0x40201));
+            }
+        }
         true
     }
 
