@@ -54,6 +54,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::grid::{CELLS, Grid, PEERS};
+use crate::progress::count;
 use crate::solver::trace::{Reason, Trace};
 use crate::solver::{BacktrackSolver, BitmaskSolver, CandidatesSolver, Limits, Solver, Strategy};
 
@@ -452,8 +453,8 @@ impl Recorder<'_> {
                 if t.aborted {
                     writeln!(
                         self.out,
-                        "Search aborted: the budget of {} guesses ran out.",
-                        t.guesses
+                        "Search aborted: the budget of {} ran out.",
+                        count(t.guesses, "guess", "guesses")
                     )?;
                 }
                 match t.solution {
@@ -491,10 +492,10 @@ impl Recorder<'_> {
                 }
                 writeln!(
                     self.out,
-                    "Totals: {} placements, {} guesses, {} dead ends{}",
-                    t.placements,
-                    t.guesses,
-                    t.dead_ends,
+                    "Totals: {}, {}, {}{}",
+                    count(t.placements, "placement", "placements"),
+                    count(t.guesses, "guess", "guesses"),
+                    count(t.dead_ends, "dead end", "dead ends"),
                     if t.truncated {
                         format!(" ({} steps printed)", t.steps_printed)
                     } else {
@@ -629,6 +630,25 @@ mod tests {
         assert_eq!(totals.guesses, 10);
         assert_eq!(totals.solution_count, 1);
         assert!(text.contains(r#""step":"aborted""#));
+    }
+
+    #[test]
+    fn totals_agree_in_number() {
+        let hard = crate::solver::tests::SOURCE_PUZZLES[0];
+        let mut o = options(Strategy::Backtrack, ExplainFormat::Text);
+        o.max_guesses = Some(1);
+        let (text, totals) = run(hard, o);
+        assert_eq!(totals.guesses, 1);
+        assert!(text.contains("the budget of 1 guess ran out"), "{text}");
+        let line = text.lines().find(|l| l.starts_with("Totals: ")).unwrap();
+        assert!(line.contains(", 1 guess, "), "{line}");
+        let (text, totals) = run(hard, options(Strategy::Bitmask, ExplainFormat::Text));
+        assert!(totals.guesses > 1 && totals.dead_ends > 1);
+        let line = text.lines().find(|l| l.starts_with("Totals: ")).unwrap();
+        assert!(
+            line.contains(" guesses, ") && line.ends_with(" dead ends"),
+            "{line}"
+        );
     }
 
     #[test]
