@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::generate::Symmetry;
+use crate::pipeline::DEFAULT_BATCH;
 use crate::pipeline::read::{Column, Format, Header, ReadOptions};
 use crate::solver::{Limits, Strategy};
 
@@ -209,7 +210,7 @@ pub struct SolveArgs {
     pub resume: bool,
 
     /// Records per batch handed to the solver threads.
-    #[arg(long, value_name = "N", default_value_t = 4096, hide = true)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH, hide = true)]
     pub batch_size: usize,
 }
 
@@ -320,7 +321,7 @@ pub struct ValidateArgs {
     pub min_clues: Option<usize>,
 
     /// Records per batch handed to the solver threads.
-    #[arg(long, value_name = "N", default_value_t = 4096, hide = true)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH, hide = true)]
     pub batch_size: usize,
 }
 

