@@ -262,6 +262,39 @@ static FORCED: [u16; 512] = {
     t
 };
 
+/// For each bit, how many of the words added so far have it set, counted up to four: the four
+/// words are "at least one" to "at least four", bit by bit.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    one: u32,
+    two: u32,
+    three: u32,
+    four: u32,
+}
+
+impl Tally {
+    #[inline(always)]
+    fn add(&mut self, x: u32) {
+        self.four |= self.three & x;
+        self.three |= self.two & x;
+        self.two |= self.one & x;
+        self.one |= x;
+    }
+}
+
+/// The rule that a unit of three cells (a minirow or a minicolumn; one bit each, `all` of them)
+/// holds exactly three digits, from the digits that `may` use each unit and those that surely
+/// do: `None` if some unit has fewer than three possible digits or more than three sure ones;
+/// else the units with three sure digits (closed to the others) and those with exactly three
+/// possible ones (which must all go there).
+#[inline(always)]
+fn three_each(may: Tally, sure: Tally, all: u32) -> Option<(u32, u32)> {
+    if may.three != all || sure.four != 0 {
+        return None;
+    }
+    Some((sure.three, may.three & !may.four & !sure.three))
+}
+
 /// The cells of a set of minirows (row-by-box edges, bit `3r + k`).
 #[inline(always)]
 fn minirow_cells(edges: u32) -> u32 {
@@ -661,8 +694,7 @@ impl State {
             }
             let mut graphs = [0u32; 9];
             let mut forced = [0u32; 9];
-            let (mut p1, mut p2, mut p3, mut p4) = (0u32, 0u32, 0u32, 0u32);
-            let (mut f1, mut f2, mut f3, mut f4) = (0u32, 0u32, 0u32, 0u32);
+            let (mut may, mut sure) = (Tally::default(), Tally::default());
             let (mut total, mut pick) = (0u32, u32::MAX);
             for d in 0..9 {
                 let g = row_graph(self.cand[d * 3 + b]) as u32;
@@ -677,23 +709,15 @@ impl State {
                 pick = pick.min(key);
                 graphs[d] = g;
                 forced[d] = f;
-                p4 |= p3 & g;
-                p3 |= p2 & g;
-                p2 |= p1 & g;
-                p1 |= g;
-                f4 |= f3 & f;
-                f3 |= f2 & f;
-                f2 |= f1 & f;
-                f1 |= f;
+                may.add(g);
+                sure.add(f);
             }
             if pick != u32::MAX {
                 self.band_key[b] = total << 10 | (b as u32) << 8 | pick;
             }
-            if p3 != 0x1FF || f4 != 0 {
+            let Some((full, must)) = three_each(may, sure, 0x1FF) else {
                 return false;
-            }
-            let full = f3;
-            let must = p3 & !p4 & !f3;
+            };
             if full | must == 0 {
                 continue;
             }
@@ -730,8 +754,7 @@ impl State {
             return true; // the same columns as the last pass, which changed nothing more
         }
         self.cols_moved = false;
-        let (mut p1, mut p2, mut p3, mut p4) = (0u32, 0u32, 0u32, 0u32);
-        let (mut f1, mut f2, mut f3, mut f4) = (0u32, 0u32, 0u32, 0u32);
+        let (mut may, mut sure) = (Tally::default(), Tally::default());
         let mut forced = [0u32; 9];
         for (d, &c) in self.cols.iter().enumerate() {
             let (x, y, z) = (c & FIRST, c >> 1 & FIRST, c >> 2 & FIRST);
@@ -739,20 +762,12 @@ impl State {
             let one = (x ^ y ^ z) & !(x & y & z);
             let f = c & (one * 7);
             forced[d] = f;
-            p4 |= p3 & c;
-            p3 |= p2 & c;
-            p2 |= p1 & c;
-            p1 |= c;
-            f4 |= f3 & f;
-            f3 |= f2 & f;
-            f2 |= f1 & f;
-            f1 |= f;
+            may.add(c);
+            sure.add(f);
         }
-        if p3 != BAND || f4 != 0 {
+        let Some((full, must)) = three_each(may, sure, BAND) else {
             return false;
-        }
-        let full = f3;
-        let must = p3 & !p4 & !f3;
+        };
         if full | must == 0 {
             return true;
         }
