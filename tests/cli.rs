@@ -412,6 +412,34 @@ fn output_file_and_summary() {
 }
 
 #[test]
+fn an_existing_output_file_is_replaced_whole() {
+    // The file is emptied on the first write rather than when opened: nothing of the earlier
+    // contents may survive, whether the new output is longer, shorter or only a header.
+    let dir = tempfile::tempdir().unwrap();
+    let o = dir.path().join("out.csv");
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    for input in [data("kaggle_puzzle.csv"), empty] {
+        std::fs::write(&o, "old row\n".repeat(50_000)).unwrap();
+        let out = bin()
+            .args(["solve", "-qq", "-o"])
+            .arg(&o)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let text = std::fs::read_to_string(&o).unwrap();
+        assert!(!text.contains("old row"), "{}", input.display());
+        assert!(
+            text.starts_with("line,puzzle,status,"),
+            "{}",
+            input.display()
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&o).unwrap().lines().count(), 1);
+}
+
+#[test]
 fn closed_stdout_ends_quietly() {
     // Enough rows to overflow the pipe buffer after `head` has gone.
     let p = "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..\n";
