@@ -279,6 +279,44 @@ fn rows_do_not_depend_on_threads_or_batch_size() {
 }
 
 #[test]
+fn rows_keep_input_order_when_a_later_batch_finishes_first() {
+    // One record per batch and two batches solved at once: the slow first record (counting
+    // 20,000 solutions of the empty grid) finishes after the easy ones behind it, whose rows
+    // must wait for it.
+    let sample =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt"))
+            .unwrap();
+    let mut input = format!("{}\n", ".".repeat(81));
+    for line in sample.lines().filter(|l| !l.starts_with('#')).take(40) {
+        input.push_str(line);
+        input.push('\n');
+    }
+    let out = bin()
+        .args([
+            "solve",
+            "-q",
+            "-j",
+            "2",
+            "--batch-size",
+            "1",
+            "--limit",
+            "20000",
+        ])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 41);
+    assert_eq!(
+        (rows[0].status.as_str(), rows[0].solutions),
+        ("multiple", 20_000)
+    );
+    let lines: Vec<u64> = rows.iter().map(|r| r.line).collect();
+    assert!(lines.windows(2).all(|w| w[0] < w[1]), "{lines:?}");
+}
+
+#[test]
 fn generated_corpus_of_every_kind_agrees_with_the_oracle() {
     let mut solver = Strategy::Singles.solver();
     let mut rng = Rng::new(2);

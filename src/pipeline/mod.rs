@@ -1,14 +1,17 @@
 //! The streaming pipeline, read -> solve -> write, wired together.
 //!
 //! Three stages overlap: a reader thread parses records into batches and hands them over a
-//! bounded channel; the calling thread solves each batch on a rayon pool (input order kept);
-//! a writer thread writes the rows, flushes at every batch boundary, updates the progress bar
-//! and tallies the [`Summary`]. Bounded channels keep at most a few batches in memory, so memory
-//! does not grow with the corpus.
+//! bounded channel; the calling thread has the batches solved on a rayon pool, two at a time so
+//! that no worker waits for the last puzzles of a batch, and passes their rows on in input
+//! order (with one thread, it solves each batch itself); a writer thread writes the rows,
+//! flushes at every batch boundary, updates the progress bar and tallies the [`Summary`].
+//! Bounded channels keep at most a few batches in memory, so memory does not grow with the
+//! corpus.
 //!
-//! Stopping ([`Config::stop`], set on Ctrl-C): no new batch is solved once the flag is seen;
-//! the rows of batches already solved are written and flushed, so the output is a prefix of the
-//! full result, and the run returns without waiting for a reader blocked on its input.
+//! Stopping ([`Config::stop`], set on Ctrl-C): no new batch is started once the flag is seen;
+//! the batches already started are finished, and their rows written and flushed, so the output
+//! is a prefix of the full result, and the run returns without waiting for a reader blocked on
+//! its input.
 //! Resuming ([`Config::resume`]): see [`resume`].
 
 pub mod read;
@@ -16,12 +19,15 @@ pub mod resume;
 pub mod solve;
 pub mod write;
 
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Seek, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, TryRecvError, sync_channel};
+use std::sync::mpsc::{
+    Receiver, RecvTimeoutError, SyncSender, TryRecvError, channel, sync_channel,
+};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -428,26 +434,28 @@ where
             progress.finish();
             Ok(summary)
         });
-        loop {
-            // Poll, rather than block on the reader, so that a stop is seen even while the
-            // reader waits on an input that gives nothing (a terminal, an idle pipe).
-            if stopped() {
-                interrupted = !matches!(batch_rx.try_recv(), Err(TryRecvError::Disconnected));
-                break;
+        match &pool {
+            Some(pool) => {
+                interrupted = solve_overlapped(pool, &batch_rx, &row_tx, config, &stopped);
             }
-            let batch = match batch_rx.recv_timeout(Duration::from_millis(50)) {
-                Ok(batch) => batch,
-                Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => break,
-            };
-            let mut rows = Vec::with_capacity(batch.len());
-            match &pool {
-                Some(pool) => pool.install(|| solve_batch(batch, &config.solve, &mut rows)),
-                None => solve_batch_here(batch, &config.solve, &mut rows),
-            }
-            if row_tx.send(rows).is_err() {
-                break; // the writer failed; its error is reported below
-            }
+            None => loop {
+                // Poll, rather than block on the reader, so that a stop is seen even while the
+                // reader waits on an input that gives nothing (a terminal, an idle pipe).
+                if stopped() {
+                    interrupted = !input_ended(&batch_rx);
+                    break;
+                }
+                let batch = match batch_rx.recv_timeout(Duration::from_millis(50)) {
+                    Ok(batch) => batch,
+                    Err(RecvTimeoutError::Timeout) => continue,
+                    Err(RecvTimeoutError::Disconnected) => break,
+                };
+                let mut rows = Vec::with_capacity(batch.len());
+                solve_batch_here(batch, &config.solve, &mut rows);
+                if row_tx.send(rows).is_err() {
+                    break; // the writer failed; its error is reported below
+                }
+            },
         }
         drop(batch_rx);
         drop(row_tx);
@@ -470,6 +478,99 @@ where
     (summary.resumed, summary.resumed_invalid) = resumed_rows;
     summary.wall = started.elapsed();
     Ok(summary)
+}
+
+/// Whether the reader has sent its last batch and ended (checked when a stop arrives: a stop
+/// after the whole input was read interrupts nothing).
+fn input_ended(batch_rx: &Receiver<Vec<Record>>) -> bool {
+    matches!(batch_rx.try_recv(), Err(TryRecvError::Disconnected))
+}
+
+/// Batches solved at once on the pool. Two keep both workers busy across the end of a batch:
+/// while the last puzzles of one are finished, the other worker starts on the next, instead of
+/// waiting for the whole batch as a fork-join per batch would.
+const IN_FLIGHT: usize = 2;
+
+/// The solving loop for a pool: takes batches from the reader, solves up to [`IN_FLIGHT`] of
+/// them at once on the pool, and hands their rows to the writer in input order. Returns whether
+/// a stop interrupted the input. On a stop (or a writer error) no new batch is started; the
+/// batches already started are finished and their rows handed on, so the output stays a prefix
+/// of the input.
+fn solve_overlapped(
+    pool: &rayon::ThreadPool,
+    batch_rx: &Receiver<Vec<Record>>,
+    row_tx: &SyncSender<Vec<Row>>,
+    config: &Config,
+    stopped: &(dyn Fn() -> bool + Sync),
+) -> bool {
+    let (done_tx, done_rx) = channel::<(u64, Vec<Row>)>();
+    // Rows that came back before those of an earlier batch, by batch number.
+    let mut pending = BTreeMap::new();
+    let (mut started, mut handed_on) = (0u64, 0u64);
+    let mut writer_failed = false;
+    // Hands on every finished batch whose turn it is.
+    let mut hand_on = |pending: &mut BTreeMap<u64, Vec<Row>>, handed_on: &mut u64| {
+        while let Some(rows) = pending.remove(handed_on) {
+            *handed_on += 1;
+            if !writer_failed && row_tx.send(rows).is_err() {
+                writer_failed = true; // its error is reported by the caller
+            }
+        }
+        writer_failed
+    };
+    let mut interrupted = false;
+    pool.in_place_scope(|scope| {
+        let mut input_done = false;
+        loop {
+            while let Ok((i, rows)) = done_rx.try_recv() {
+                pending.insert(i, rows);
+            }
+            if hand_on(&mut pending, &mut handed_on) {
+                break;
+            }
+            if stopped() {
+                interrupted = !input_done && !input_ended(batch_rx);
+                break;
+            }
+            let in_flight = (started - handed_on) as usize - pending.len();
+            if input_done || in_flight >= IN_FLIGHT {
+                if in_flight == 0 {
+                    break; // input_done: everything is handed on
+                }
+                // Wait for a batch to finish; time out now and then to see a stop.
+                if let Ok((i, rows)) = done_rx.recv_timeout(Duration::from_millis(50)) {
+                    pending.insert(i, rows);
+                }
+                continue;
+            }
+            // Room for another batch. While one is being solved, wait on the reader only
+            // briefly, so that a finished batch is handed on without delay.
+            let wait = Duration::from_millis(if in_flight > 0 { 1 } else { 50 });
+            let batch = match batch_rx.recv_timeout(wait) {
+                Ok(batch) => batch,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => {
+                    input_done = true;
+                    continue;
+                }
+            };
+            let (done_tx, index) = (done_tx.clone(), started);
+            started += 1;
+            scope.spawn(move |_| {
+                let mut rows = Vec::with_capacity(batch.len());
+                solve_batch(batch, &config.solve, &mut rows);
+                // The receiver outlives the scope, so this cannot fail.
+                let _ = done_tx.send((index, rows));
+            });
+        }
+    });
+    // The scope has waited for every batch started: hand on their rows too.
+    drop(done_tx);
+    for (i, rows) in done_rx {
+        pending.insert(i, rows);
+    }
+    hand_on(&mut pending, &mut handed_on);
+    interrupted
 }
 
 /// Runs `f` on its own thread and waits for it, unless `stop` is set first: then returns `None`
