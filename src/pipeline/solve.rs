@@ -222,9 +222,15 @@ pub fn solve_batch(records: Vec<Record>, options: &SolveOptions, out: &mut Vec<R
     records
         .into_par_iter()
         .with_min_len(16)
+        // Each run of records a worker takes reads the clock once per record, as
+        // [`solve_batch_here`] does: the records of a run are solved one after another.
         .map_init(
-            || options.strategy.solver(),
-            |solver, record| solve_record(&mut **solver, record, options),
+            || (options.strategy.solver(), Instant::now()),
+            |(solver, clock), record| {
+                let (row, end) = solve_record_from(&mut **solver, record, options, *clock);
+                *clock = end;
+                row
+            },
         )
         .collect_into_vec(out);
 }
