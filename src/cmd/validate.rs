@@ -142,7 +142,7 @@ impl Checker {
             ),
             Status::Unique | Status::Solved => {}
         }
-        match &row.record.expected {
+        match row.record.expected.as_deref() {
             None => {}
             Some(Expected::Missing) => self.add(Problem::StatedMissing, "stated solution missing"),
             Some(Expected::Malformed(why)) => self.add(
@@ -302,7 +302,7 @@ mod tests {
                     reason: format!("{e}"),
                 },
             },
-            expected,
+            expected: expected.map(Box::new),
         };
         solve_record(&mut *opts.strategy.solver(), record, &opts)
     }
