@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{
-    Receiver, RecvTimeoutError, SyncSender, TryRecvError, channel, sync_channel,
+    Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError, channel, sync_channel,
 };
 use std::thread;
 use std::time::{Duration, Instant};
@@ -382,6 +382,11 @@ where
             .is_some_and(|s| s.load(Ordering::Relaxed))
     };
 
+    // Emptied batch vectors go back to the stage that fills them, so that a run allocates a
+    // few and reuses them rather than allocating (and page-faulting in) two per batch.
+    let (spare_batch_tx, spare_batch_rx) = channel::<Vec<Record>>();
+    let (spare_rows_tx, spare_rows_rx) = channel::<Vec<Row>>();
+
     let reader_thread = thread::Builder::new()
         .name("reader".into())
         .spawn(move || -> Result<bool, ReadError> {
@@ -389,7 +394,9 @@ where
                 if stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
                     return Ok(true);
                 }
-                let mut batch = Vec::with_capacity(batch_size);
+                let mut batch = spare_batch_rx
+                    .try_recv()
+                    .unwrap_or_else(|_| Vec::with_capacity(batch_size));
                 // A read error after some records: send those first, then report it, so the
                 // rows before a truncated gzip stream are all written.
                 let (more, error) = match reader.read_batch(&mut batch, batch_size) {
@@ -417,7 +424,7 @@ where
             // output file is emptied here while the first batch is being solved.
             writer.flush().map_err(write_err(&out_name))?;
             let mut summary = Summary::default();
-            for rows in row_rx {
+            for mut rows in row_rx {
                 for row in &rows {
                     write(&mut writer, row).map_err(write_err(&out_name))?;
                     if let Some((name, w)) = &mut solutions {
@@ -430,13 +437,19 @@ where
                     w.flush().map_err(write_err(name))?;
                 }
                 progress.update(summary.records);
+                rows.clear();
+                let _ = spare_rows_tx.send(rows); // unless the solving is over
             }
             progress.finish();
             Ok(summary)
         });
         match &pool {
             Some(pool) => {
-                interrupted = solve_overlapped(pool, &batch_rx, &row_tx, config, &stopped);
+                let spares = Spares {
+                    batches: &spare_batch_tx,
+                    rows: &spare_rows_rx,
+                };
+                interrupted = solve_overlapped(pool, &batch_rx, &row_tx, spares, config, &stopped);
             }
             None => loop {
                 // Poll, rather than block on the reader, so that a stop is seen even while the
@@ -445,13 +458,14 @@ where
                     interrupted = !input_ended(&batch_rx);
                     break;
                 }
-                let batch = match batch_rx.recv_timeout(Duration::from_millis(50)) {
+                let mut batch = match batch_rx.recv_timeout(Duration::from_millis(50)) {
                     Ok(batch) => batch,
                     Err(RecvTimeoutError::Timeout) => continue,
                     Err(RecvTimeoutError::Disconnected) => break,
                 };
-                let mut rows = Vec::with_capacity(batch.len());
-                solve_batch_here(batch, &config.solve, &mut rows);
+                let mut rows = spare_rows_rx.try_recv().unwrap_or_default();
+                solve_batch_here(&mut batch, &config.solve, &mut rows);
+                let _ = spare_batch_tx.send(batch); // unless the reader is done
                 if row_tx.send(rows).is_err() {
                     break; // the writer failed; its error is reported below
                 }
@@ -491,6 +505,13 @@ fn input_ended(batch_rx: &Receiver<Vec<Record>>) -> bool {
 /// waiting for the whole batch as a fork-join per batch would.
 const IN_FLIGHT: usize = 2;
 
+/// Where emptied batch vectors go back to (records, to the reader) and come from (rows, from
+/// the writer).
+struct Spares<'a> {
+    batches: &'a Sender<Vec<Record>>,
+    rows: &'a Receiver<Vec<Row>>,
+}
+
 /// The solving loop for a pool: takes batches from the reader, solves up to [`IN_FLIGHT`] of
 /// them at once on the pool, and hands their rows to the writer in input order. Returns whether
 /// a stop interrupted the input. On a stop (or a writer error) no new batch is started; the
@@ -500,6 +521,7 @@ fn solve_overlapped(
     pool: &rayon::ThreadPool,
     batch_rx: &Receiver<Vec<Record>>,
     row_tx: &SyncSender<Vec<Row>>,
+    spares: Spares,
     config: &Config,
     stopped: &(dyn Fn() -> bool + Sync),
 ) -> bool {
@@ -546,7 +568,7 @@ fn solve_overlapped(
             // Room for another batch. While one is being solved, wait on the reader only
             // briefly, so that a finished batch is handed on without delay.
             let wait = Duration::from_millis(if in_flight > 0 { 1 } else { 50 });
-            let batch = match batch_rx.recv_timeout(wait) {
+            let mut batch = match batch_rx.recv_timeout(wait) {
                 Ok(batch) => batch,
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => {
@@ -556,9 +578,11 @@ fn solve_overlapped(
             };
             let (done_tx, index) = (done_tx.clone(), started);
             started += 1;
+            let mut rows = spares.rows.try_recv().unwrap_or_default();
+            let spare_batches = spares.batches.clone();
             scope.spawn(move |_| {
-                let mut rows = Vec::with_capacity(batch.len());
-                solve_batch(batch, &config.solve, &mut rows);
+                solve_batch(&mut batch, &config.solve, &mut rows);
+                let _ = spare_batches.send(batch); // unless the reader is done
                 // The receiver outlives the scope, so this cannot fail.
                 let _ = done_tx.send((index, rows));
             });

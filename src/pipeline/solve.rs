@@ -205,22 +205,24 @@ pub fn redundant_clues(solver: &mut dyn Solver, puzzle: &Grid, guesses: Option<u
 }
 
 /// [`solve_batch`] on the calling thread, with one solver: for a run with one thread.
-pub fn solve_batch_here(records: Vec<Record>, options: &SolveOptions, out: &mut Vec<Row>) {
+pub fn solve_batch_here(records: &mut Vec<Record>, options: &SolveOptions, out: &mut Vec<Row>) {
     let mut solver = options.strategy.solver();
     // One clock reading per record: each record's time starts where the previous one's ended
     // (which adds only the previous row's hand-over, a few nanoseconds).
     let mut clock = Instant::now();
-    out.extend(records.into_iter().map(|record| {
+    out.clear();
+    out.extend(records.drain(..).map(|record| {
         let (row, end) = solve_record_from(&mut *solver, record, options, clock);
         clock = end;
         row
     }));
 }
 
-/// Solves a batch in parallel on the current rayon pool, writing rows in input order to `out`.
-pub fn solve_batch(records: Vec<Record>, options: &SolveOptions, out: &mut Vec<Row>) {
+/// Solves a batch in parallel on the current rayon pool, writing rows in input order to `out`
+/// (emptied first). Leaves `records` empty, its memory kept for the next batch.
+pub fn solve_batch(records: &mut Vec<Record>, options: &SolveOptions, out: &mut Vec<Row>) {
     records
-        .into_par_iter()
+        .par_drain(..)
         .with_min_len(16)
         // Each run of records a worker takes reads the clock once per record, as
         // [`solve_batch_here`] does: the records of a run are solved one after another.
@@ -260,8 +262,8 @@ mod tests {
         let records = || texts.iter().map(|t| record(t)).collect::<Vec<_>>();
         let opts = SolveOptions::default();
         let (mut here, mut pooled) = (Vec::new(), Vec::new());
-        solve_batch_here(records(), &opts, &mut here);
-        solve_batch(records(), &opts, &mut pooled);
+        solve_batch_here(&mut records(), &opts, &mut here);
+        solve_batch(&mut records(), &opts, &mut pooled);
         assert_eq!(here.len(), texts.len());
         for (a, b) in here.iter().zip(&pooled) {
             assert_eq!(
