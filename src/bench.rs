@@ -312,10 +312,11 @@ pub fn run(config: &BenchConfig) -> Result<Vec<BenchRow>, BenchError> {
     Ok(rows)
 }
 
-const HEADERS: [&str; 10] = [
+const HEADERS: [&str; 11] = [
     "file",
     "solver",
     "puzzles",
+    "invalid",
     "puzzles/s",
     "min/s",
     "max/s",
@@ -325,11 +326,12 @@ const HEADERS: [&str; 10] = [
     "aborted",
 ];
 
-fn cells(row: &BenchRow) -> [String; 10] {
+fn cells(row: &BenchRow) -> [String; 11] {
     [
         row.file.clone(),
         row.strategy.name().to_string(),
         row.puzzles.to_string(),
+        row.invalid.to_string(),
         format!("{:.0}", row.median_rate),
         format!("{:.0}", row.min_rate),
         format!("{:.0}", row.max_rate),
@@ -342,7 +344,7 @@ fn cells(row: &BenchRow) -> [String; 10] {
 
 /// The rows as an aligned text table: names left-aligned, numbers right-aligned.
 pub fn render_table(rows: &[BenchRow]) -> String {
-    let body: Vec<[String; 10]> = rows.iter().map(cells).collect();
+    let body: Vec<[String; 11]> = rows.iter().map(cells).collect();
     let mut widths = HEADERS.map(str::len);
     for r in &body {
         for (w, c) in widths.iter_mut().zip(r) {
@@ -429,15 +431,16 @@ mod tests {
 
     #[test]
     fn table_aligns_text_left_and_numbers_right() {
-        let rows = [
+        let mut rows = [
             row("top1465", Strategy::Fast, 250000.0),
             row("top1465", Strategy::Singles, 20000.0),
         ];
+        rows[1].invalid = 3;
         let t = render_table(&rows);
         let expected = "\
-file     solver   puzzles  puzzles/s   min/s   max/s  us/puzzle  no guess %  guesses/puzzle  aborted
-top1465  fast        1465     250000  225000  275000       4.00        12.5            9.05        0
-top1465  singles     1465      20000   18000   22000      50.00        12.5            9.05        0
+file     solver   puzzles  invalid  puzzles/s   min/s   max/s  us/puzzle  no guess %  guesses/puzzle  aborted
+top1465  fast        1465        0     250000  225000  275000       4.00        12.5            9.05        0
+top1465  singles     1465        3      20000   18000   22000      50.00        12.5            9.05        0
 ";
         assert_eq!(t, expected);
     }
