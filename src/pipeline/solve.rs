@@ -204,18 +204,38 @@ pub fn redundant_clues(solver: &mut dyn Solver, puzzle: &Grid, guesses: Option<u
     out
 }
 
+/// A solver that times a run of records with one clock reading each: a record's time starts
+/// where the previous one's ended (which adds only the previous row's hand-over, a few
+/// nanoseconds).
+struct TimedSolver {
+    solver: Box<dyn Solver>,
+    clock: Instant,
+}
+
+impl TimedSolver {
+    fn new(options: &SolveOptions) -> Self {
+        TimedSolver {
+            solver: options.strategy.solver(),
+            clock: Instant::now(),
+        }
+    }
+
+    fn solve(&mut self, record: Record, options: &SolveOptions) -> Row {
+        let (row, end) = solve_record_from(&mut *self.solver, record, options, self.clock);
+        self.clock = end;
+        row
+    }
+}
+
 /// [`solve_batch`] on the calling thread, with one solver: for a run with one thread.
 pub fn solve_batch_here(records: &mut Vec<Record>, options: &SolveOptions, out: &mut Vec<Row>) {
-    let mut solver = options.strategy.solver();
-    // One clock reading per record: each record's time starts where the previous one's ended
-    // (which adds only the previous row's hand-over, a few nanoseconds).
-    let mut clock = Instant::now();
+    let mut solver = TimedSolver::new(options);
     out.clear();
-    out.extend(records.drain(..).map(|record| {
-        let (row, end) = solve_record_from(&mut *solver, record, options, clock);
-        clock = end;
-        row
-    }));
+    out.extend(
+        records
+            .drain(..)
+            .map(|record| solver.solve(record, options)),
+    );
 }
 
 /// Solves a batch in parallel on the current rayon pool, writing rows in input order to `out`
@@ -224,15 +244,11 @@ pub fn solve_batch(records: &mut Vec<Record>, options: &SolveOptions, out: &mut 
     records
         .par_drain(..)
         .with_min_len(16)
-        // Each run of records a worker takes reads the clock once per record, as
-        // [`solve_batch_here`] does: the records of a run are solved one after another.
+        // One timed solver per run of records a worker takes: the records of a run are solved
+        // one after another.
         .map_init(
-            || (options.strategy.solver(), Instant::now()),
-            |(solver, clock), record| {
-                let (row, end) = solve_record_from(&mut **solver, record, options, *clock);
-                *clock = end;
-                row
-            },
+            || TimedSolver::new(options),
+            |solver, record| solver.solve(record, options),
         )
         .collect_into_vec(out);
 }
