@@ -271,6 +271,15 @@ impl RunError {
     }
 }
 
+/// Turns an error writing `path` into a [`RunError`]. The name is copied only when there is an
+/// error: the writer maps the result of every row with this.
+fn write_err(path: &str) -> impl FnOnce(io::Error) -> RunError + '_ {
+    move |e| RunError::Write {
+        path: path.to_string(),
+        source: e,
+    }
+}
+
 /// Builds the rayon pool for `threads` workers (0: one per core).
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
     rayon::ThreadPoolBuilder::new()
@@ -299,10 +308,6 @@ where
         n => Some(thread_pool(n)?),
     };
     let out_name = config.output.display_name();
-    let write_err = |path: &str| {
-        let path = path.to_string();
-        move |e| RunError::Write { path, source: e }
-    };
     // Opening reads the start of the input (gzip magic, CSV header) and resuming skips
     // records: either may wait forever on an idle stdin, so they run on their own thread and a
     // stop is honoured meanwhile.
