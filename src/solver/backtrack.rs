@@ -75,9 +75,7 @@ impl BacktrackSolver {
             if i == n {
                 // Only fitting digits are placed, so a full grid is a solution.
                 let g = Grid::from_cells(grid).unwrap_or(Grid::EMPTY);
-                out.solutions += 1;
-                out.solution.get_or_insert(g);
-                on_solution(&g);
+                out.found(g, on_solution);
                 if out.solutions >= limits.solutions.max(1) || n == 0 {
                     return out;
                 }
@@ -91,11 +89,9 @@ impl BacktrackSolver {
             grid[cell] = 0;
             match (from..=9).find(|&d| fits(&grid, cell, d)) {
                 Some(d) => {
-                    if limits.guesses.is_some_and(|b| out.guesses >= b) {
-                        out.aborted = true;
+                    if !out.spend_guess(limits) {
                         return out;
                     }
-                    out.guesses += 1;
                     // Digits above `d` are still to try here: bits d..9 of the mask.
                     trace.guess(i + 1, cell, d, 0x1FF & !((1u16 << d) - 1));
                     grid[cell] = d;

@@ -21,100 +21,25 @@
 //! Every digit tried at a branch point counts as a guess except the last candidate left, which
 //! by then is forced (the same rule as `singles`).
 
+use super::masks::Masks;
 use super::trace::{NoTrace, Reason, Trace};
 use super::{Limits, Outcome, Solver};
-use crate::grid::{CELLS, Grid, PEERS};
+use crate::grid::Grid;
 
-const ALL: u16 = 0x1FF;
-
-#[derive(Clone, Copy)]
-struct State {
-    /// Candidates of each empty cell; 0 for a filled cell.
-    cand: [u16; CELLS],
-    /// Digits placed, 0 for empty.
-    grid: [u8; CELLS],
-    /// Number of filled cells.
-    filled: u8,
-}
-
-impl State {
-    const START: State = State {
-        cand: [ALL; CELLS],
-        grid: [0; CELLS],
-        filled: 0,
-    };
-
-    /// Places `digit` in `cell` and removes it from the peers; false on a contradiction.
-    fn place(&mut self, cell: usize, digit: u8) -> bool {
-        let bit = 1u16 << (digit - 1);
-        if self.cand[cell] & bit == 0 {
-            return false;
+/// Fills naked singles until none is left; false on a contradiction.
+fn propagate<T: Trace>(state: &mut Masks, trace: &mut T) -> bool {
+    loop {
+        match state.naked_singles(trace) {
+            None => return false,
+            Some(true) => {}
+            Some(false) => return true,
         }
-        self.grid[cell] = digit;
-        self.cand[cell] = 0;
-        self.filled += 1;
-        for &p in &PEERS[cell] {
-            let p = p as usize;
-            if self.grid[p] == 0 && self.cand[p] & bit != 0 {
-                self.cand[p] &= !bit;
-                if self.cand[p] == 0 {
-                    return false;
-                }
-            }
-        }
-        true
-    }
-
-    /// Fills naked singles until none is left; false on a contradiction.
-    fn propagate<T: Trace>(&mut self, trace: &mut T) -> bool {
-        loop {
-            let mut changed = false;
-            for cell in 0..CELLS {
-                if self.grid[cell] == 0 {
-                    let m = self.cand[cell];
-                    if m == 0 {
-                        return false;
-                    }
-                    if m & (m - 1) == 0 {
-                        let digit = m.trailing_zeros() as u8 + 1;
-                        trace.place(cell, digit, Reason::NakedSingle);
-                        if !self.place(cell, digit) {
-                            return false;
-                        }
-                        changed = true;
-                    }
-                }
-            }
-            if !changed {
-                return true;
-            }
-        }
-    }
-
-    /// The empty cell with the fewest candidates, the first in row-major order on a tie.
-    /// After propagation no empty cell has fewer than 2, so 2 ends the scan early.
-    fn fewest(&self) -> usize {
-        let mut best = 0;
-        let mut best_count = u32::MAX;
-        for cell in 0..CELLS {
-            if self.grid[cell] == 0 {
-                let n = self.cand[cell].count_ones();
-                if n < best_count {
-                    best = cell;
-                    best_count = n;
-                    if n <= 2 {
-                        break;
-                    }
-                }
-            }
-        }
-        best
     }
 }
 
 /// A branch point: the state before it, its cell, and the candidates not yet tried there.
 struct Frame {
-    state: State,
+    state: Masks,
     cell: u8,
     left: u16,
     depth: u32,
@@ -149,26 +74,15 @@ impl BitmaskSolver {
     ) -> Outcome {
         let mut out = Outcome::default();
         self.stack.clear();
-        let mut cur = State::START;
-        // `place` refuses a digit already removed by a peer, which catches conflicting clues.
-        let clues_fit = puzzle
-            .cells()
-            .iter()
-            .enumerate()
-            .all(|(cell, &d)| d == 0 || cur.place(cell, d));
-        if !clues_fit {
-            return out;
-        }
+        let Some(mut cur) = Masks::of(puzzle) else {
+            return out; // conflicting clues
+        };
         let mut depth = 0;
-        let mut ok = cur.propagate(trace);
+        let mut ok = propagate(&mut cur, trace);
         loop {
             if ok {
-                if cur.filled as usize == CELLS {
-                    // Only digits 1-9 are ever placed, so the grid is valid.
-                    let g = Grid::from_cells(cur.grid).unwrap_or(Grid::EMPTY);
-                    out.solutions += 1;
-                    out.solution.get_or_insert(g);
-                    on_solution(&g);
+                if cur.is_full() {
+                    out.found(cur.grid(), on_solution);
                     if out.solutions >= limits.solutions.max(1) {
                         return out;
                     }
@@ -199,14 +113,12 @@ impl BitmaskSolver {
                 self.stack.pop();
                 trace.place(cell, digit, Reason::LastAlternative);
             } else {
-                if limits.guesses.is_some_and(|b| out.guesses >= b) {
-                    out.aborted = true;
+                if !out.spend_guess(limits) {
                     return out;
                 }
-                out.guesses += 1;
                 trace.guess(depth as usize, cell, digit, top.left);
             }
-            ok = cur.place(cell, digit) && cur.propagate(trace);
+            ok = cur.place(cell, digit) && propagate(&mut cur, trace);
         }
     }
 }

@@ -192,9 +192,7 @@ impl CandidatesSolver {
                 if self.filled == CELLS {
                     // Only digits 1-9 are ever placed, so the grid is valid.
                     let g = Grid::from_cells(self.grid).unwrap_or(Grid::EMPTY);
-                    out.solutions += 1;
-                    out.solution.get_or_insert(g);
-                    on_solution(&g);
+                    out.found(g, on_solution);
                     if out.solutions >= limits.solutions.max(1) {
                         return out;
                     }
@@ -228,11 +226,9 @@ impl CandidatesSolver {
             if left == 0 {
                 trace.place(cell, digit, Reason::LastAlternative);
             } else {
-                if limits.guesses.is_some_and(|b| out.guesses >= b) {
-                    out.aborted = true;
+                if !out.spend_guess(limits) {
                     return out;
                 }
-                out.guesses += 1;
                 trace.guess(depth as usize, cell, digit, left);
             }
             ok = self.assign(cell, digit) && self.propagate(trace);

@@ -867,10 +867,8 @@ fn clue_mask(cells: &[u8; CELLS]) -> u128 {
 /// Solver of the `fast` strategy (the default). See the module documentation.
 #[derive(Debug, Default)]
 pub struct FastSolver {
-    solutions: u64,
-    first: Option<Grid>,
-    guesses: u64,
-    aborted: bool,
+    /// What the current search has found so far.
+    out: Outcome,
 }
 
 impl FastSolver {
@@ -884,10 +882,7 @@ impl FastSolver {
             return;
         }
         if state.is_solved() {
-            let g = state.grid();
-            self.solutions += 1;
-            self.first.get_or_insert(g);
-            on_solution(&g);
+            self.out.found(state.grid(), on_solution);
             return;
         }
         if state.pick != NO_PICK {
@@ -933,17 +928,10 @@ impl FastSolver {
     /// are found or the budget is spent. Counts a guess unless the alternative is the last one
     /// left (`guess == false`), which is forced.
     fn may_try(&mut self, guess: bool, limits: Limits) -> bool {
-        if self.solutions >= limits.solutions || self.aborted {
+        if self.out.solutions >= limits.solutions || self.out.aborted {
             return false;
         }
-        if guess {
-            if limits.guesses.is_some_and(|budget| self.guesses >= budget) {
-                self.aborted = true;
-                return false;
-            }
-            self.guesses += 1;
-        }
-        true
+        !guess || self.out.spend_guess(limits)
     }
 }
 
@@ -954,7 +942,7 @@ impl Solver for FastSolver {
         limits: Limits,
         on_solution: &mut dyn FnMut(&Grid),
     ) -> Outcome {
-        *self = FastSolver::default();
+        self.out = Outcome::default();
         // The clues go in all at once: per digit, the rows, columns and boxes its clues
         // occupy (which also catches two equal clues in one unit), then each word is built
         // from those in one expression, instead of a series of removals per clue.
@@ -995,12 +983,7 @@ impl Solver for FastSolver {
         if ok {
             self.search(state, limits, on_solution);
         }
-        Outcome {
-            solutions: self.solutions,
-            solution: self.first,
-            guesses: self.guesses,
-            aborted: self.aborted,
-        }
+        self.out
     }
 }
 

@@ -14,6 +14,7 @@ mod backtrack;
 mod bitmask;
 mod candidates;
 mod fast;
+mod masks;
 mod singles;
 pub(crate) mod trace;
 
@@ -64,6 +65,28 @@ pub struct Outcome {
     /// True when the guess budget ran out before the search finished; `solutions` then counts
     /// only those found so far.
     pub aborted: bool,
+}
+
+impl Outcome {
+    /// Counts `solution`, keeps it if it is the first, and hands it to `on_solution`: what
+    /// every strategy does when its search completes a grid.
+    fn found(&mut self, solution: Grid, on_solution: &mut dyn FnMut(&Grid)) {
+        self.solutions += 1;
+        self.solution.get_or_insert(solution);
+        on_solution(&solution);
+    }
+
+    /// Counts one guess against the budget of `limits`. False, with [`Outcome::aborted`] set,
+    /// when the budget is spent: the search must then stop.
+    #[inline(always)]
+    fn spend_guess(&mut self, limits: Limits) -> bool {
+        if limits.guesses.is_some_and(|budget| self.guesses >= budget) {
+            self.aborted = true;
+            return false;
+        }
+        self.guesses += 1;
+        true
+    }
 }
 
 /// A Sudoku solver: one instance per thread, reused for many puzzles.

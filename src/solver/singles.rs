@@ -9,10 +9,10 @@
 //! undoing a branch is just dropping the copy). Every digit tried at a branch point counts as a
 //! guess except the last candidate left, which by then is forced.
 
+use super::masks::{ALL, Masks};
+use super::trace::NoTrace;
 use super::{Limits, Outcome, Solver};
-use crate::grid::{CELLS, Grid, PEERS};
-
-const ALL: u16 = 0x1FF;
+use crate::grid::Grid;
 
 /// The 27 units (9 rows, 9 columns, 9 boxes) as cell lists.
 static UNITS: [[usize; 9]; 27] = {
@@ -31,85 +31,40 @@ static UNITS: [[usize; 9]; 27] = {
     units
 };
 
-#[derive(Clone, Copy)]
-struct State {
-    /// Candidates of each empty cell; 0 for a filled cell.
-    cand: [u16; CELLS],
-    /// Digits placed, 0 for empty.
-    grid: [u8; CELLS],
-    /// Number of filled cells.
-    filled: u8,
-}
-
-impl State {
-    /// Places `digit` in `cell` and removes it from the peers; false on a contradiction.
-    fn place(&mut self, cell: usize, digit: u8) -> bool {
-        let bit = 1u16 << (digit - 1);
-        if self.cand[cell] & bit == 0 {
+/// Applies naked and hidden singles until none is left; false on a contradiction.
+fn propagate(state: &mut Masks) -> bool {
+    loop {
+        let Some(mut changed) = state.naked_singles(&mut NoTrace) else {
             return false;
-        }
-        self.grid[cell] = digit;
-        self.cand[cell] = 0;
-        self.filled += 1;
-        for &p in &PEERS[cell] {
-            let p = p as usize;
-            if self.grid[p] == 0 && self.cand[p] & bit != 0 {
-                self.cand[p] &= !bit;
-                if self.cand[p] == 0 {
+        };
+        for unit in &UNITS {
+            let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
+            for &c in unit {
+                let m = state.cand[c];
+                twice |= once & m;
+                once |= m;
+                if state.grid[c] != 0 {
+                    placed |= 1 << (state.grid[c] - 1);
+                }
+            }
+            if once | placed != ALL {
+                return false; // some digit has no place left in this unit
+            }
+            let mut hidden = once & !twice;
+            while hidden != 0 {
+                let bit = hidden & hidden.wrapping_neg();
+                hidden ^= bit;
+                let Some(&cell) = unit.iter().find(|&&c| state.cand[c] & bit != 0) else {
+                    return false; // an earlier placement in this loop took its place
+                };
+                if !state.place(cell, bit.trailing_zeros() as u8 + 1) {
                     return false;
                 }
+                changed = true;
             }
         }
-        true
-    }
-
-    /// Applies naked and hidden singles until none is left; false on a contradiction.
-    fn propagate(&mut self) -> bool {
-        loop {
-            let mut changed = false;
-            for cell in 0..CELLS {
-                if self.grid[cell] == 0 {
-                    let m = self.cand[cell];
-                    if m == 0 {
-                        return false;
-                    }
-                    if m & (m - 1) == 0 {
-                        if !self.place(cell, m.trailing_zeros() as u8 + 1) {
-                            return false;
-                        }
-                        changed = true;
-                    }
-                }
-            }
-            for unit in &UNITS {
-                let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
-                for &c in unit {
-                    let m = self.cand[c];
-                    twice |= once & m;
-                    once |= m;
-                    if self.grid[c] != 0 {
-                        placed |= 1 << (self.grid[c] - 1);
-                    }
-                }
-                if once | placed != ALL {
-                    return false; // some digit has no place left in this unit
-                }
-                let mut hidden = once & !twice;
-                while hidden != 0 {
-                    let bit = hidden & hidden.wrapping_neg();
-                    hidden ^= bit;
-                    let Some(&cell) = unit.iter().find(|&&c| self.cand[c] & bit != 0) else {
-                        return false; // an earlier placement in this loop took its place
-                    };
-                    if !self.place(cell, bit.trailing_zeros() as u8 + 1) {
-                        return false;
-                    }
-                    changed = true;
-                }
-            }
-            if !changed {
-                return true;
-            }
+        if !changed {
+            return true;
         }
     }
 }
@@ -117,10 +72,8 @@ impl State {
 /// Solver of the `singles` strategy. See the module documentation.
 #[derive(Debug, Default)]
 pub struct SinglesSolver {
-    solutions: u64,
-    first: Option<Grid>,
-    guesses: u64,
-    aborted: bool,
+    /// What the current search has found so far.
+    out: Outcome,
 }
 
 impl SinglesSolver {
@@ -129,46 +82,25 @@ impl SinglesSolver {
         Self::default()
     }
 
-    fn search(&mut self, mut state: State, limits: Limits, on_solution: &mut dyn FnMut(&Grid)) {
-        if !state.propagate() {
+    fn search(&mut self, mut state: Masks, limits: Limits, on_solution: &mut dyn FnMut(&Grid)) {
+        if !propagate(&mut state) {
             return;
         }
-        if state.filled as usize == CELLS {
-            // Only digits 1-9 are ever placed, so the grid is valid.
-            let g = Grid::from_cells(state.grid).unwrap_or(Grid::EMPTY);
-            self.solutions += 1;
-            self.first.get_or_insert(g);
-            on_solution(&g);
+        if state.is_full() {
+            self.out.found(state.grid(), on_solution);
             return;
         }
-        let mut best = usize::MAX;
-        let mut best_count = u32::MAX;
-        for cell in 0..CELLS {
-            if state.grid[cell] == 0 {
-                let n = state.cand[cell].count_ones();
-                if n < best_count {
-                    best = cell;
-                    best_count = n;
-                    if n == 2 {
-                        break;
-                    }
-                }
-            }
-        }
+        let best = state.fewest();
         let mut mask = state.cand[best];
         while mask != 0 {
-            if self.solutions >= limits.solutions || self.aborted {
+            if self.out.solutions >= limits.solutions || self.out.aborted {
                 return;
             }
             let bit = mask & mask.wrapping_neg();
             mask ^= bit;
-            if mask != 0 {
-                // Not the last candidate: a real guess, within the budget.
-                if limits.guesses.is_some_and(|b| self.guesses >= b) {
-                    self.aborted = true;
-                    return;
-                }
-                self.guesses += 1;
+            // Not the last candidate: a real guess, within the budget.
+            if mask != 0 && !self.out.spend_guess(limits) {
+                return;
             }
             let mut next = state;
             if next.place(best, bit.trailing_zeros() as u8 + 1) {
@@ -185,26 +117,11 @@ impl Solver for SinglesSolver {
         limits: Limits,
         on_solution: &mut dyn FnMut(&Grid),
     ) -> Outcome {
-        *self = SinglesSolver::default();
-        let mut state = State {
-            cand: [ALL; CELLS],
-            grid: [0; CELLS],
-            filled: 0,
-        };
-        let ok = puzzle
-            .cells()
-            .iter()
-            .enumerate()
-            .all(|(cell, &d)| d == 0 || state.place(cell, d));
-        if ok {
+        self.out = Outcome::default();
+        if let Some(state) = Masks::of(puzzle) {
             self.search(state, limits, on_solution);
         }
-        Outcome {
-            solutions: self.solutions,
-            solution: self.first,
-            guesses: self.guesses,
-            aborted: self.aborted,
-        }
+        self.out
     }
 }
 
