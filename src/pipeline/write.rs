@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 use super::read::RecordInput;
 use super::solve::Row;
-use crate::grid::{CELLS, Grid};
+use crate::grid::Grid;
 
 /// The columns of the results CSV, in order.
 pub const COLUMNS: [&str; 8] = [
@@ -124,9 +124,12 @@ impl<W: Write> RowWriter<W> {
 
     fn grid(&mut self, g: &Grid) {
         self.separator();
-        let mut cells = [0u8; CELLS];
-        g.write_line(&mut cells);
-        self.buf.extend_from_slice(&cells);
+        // Straight into the record, not through a line of its own and a copy.
+        let text = g
+            .cells()
+            .iter()
+            .map(|&v| if v == 0 { b'.' } else { b'0' + v });
+        self.buf.extend(text);
     }
 
     fn number(&mut self, n: u64) {
