@@ -4,10 +4,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::{Exit, write_error};
+use super::Exit;
 use crate::bench::{self, BenchConfig, BenchError};
 use crate::cli::{BenchArgs, SolverChoice};
 use crate::pipeline::RunError;
+use crate::pipeline::write_err;
 use crate::solver::Limits;
 
 /// Runs `bench`.
@@ -40,6 +41,6 @@ pub fn run(args: BenchArgs) -> Result<Exit, RunError> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
-        .map_err(|e| write_error("<stdout>".into(), e))?;
+        .map_err(write_err("<stdout>"))?;
     Ok(Exit::Ok)
 }

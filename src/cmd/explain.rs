@@ -3,12 +3,13 @@
 
 use std::io::{self, Write};
 
-use super::{Exit, write_error};
+use super::Exit;
 use crate::cli::ExplainArgs;
 use crate::explain::{ExplainError, ExplainOptions, can_explain, explain};
 use crate::grid::Grid;
 use crate::pipeline::RunError;
 use crate::pipeline::read::{Column, ReadError, ReadOptions, Reader, RecordInput, Source};
+use crate::pipeline::write_err;
 
 /// Runs `explain`.
 pub fn run(args: ExplainArgs) -> Result<Exit, RunError> {
@@ -65,7 +66,7 @@ pub fn run(args: ExplainArgs) -> Result<Exit, RunError> {
     let result = explain(&puzzle, &options, &mut out).and_then(|_| Ok(out.flush()?));
     match result {
         Ok(()) => Ok(Exit::Ok),
-        Err(ExplainError::Io(e)) => Err(write_error("<stdout>".into(), e)),
+        Err(ExplainError::Io(e)) => Err(write_err("<stdout>")(e)),
         Err(e) => Err(usage(e.to_string())),
     }
 }

@@ -10,10 +10,11 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{Exit, stop_on_signal, write_error};
+use super::{Exit, stop_on_signal};
 use crate::cli::GenerateArgs;
 use crate::generate::{Rng, Spec, puzzle, random_solution};
 use crate::grid::CELLS;
+use crate::pipeline::write_err;
 use crate::pipeline::{Output, RunError, thread_pool};
 use crate::progress::{self, Progress};
 use crate::solver::Strategy;
@@ -113,7 +114,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                 // Indices after a stop may be made, but only the whole prefix is written.
                 Made::Stopped => break 'chunks,
                 Made::NoFit => {
-                    out.flush().map_err(|e| write_error(name.clone(), e))?;
+                    out.flush().map_err(write_err(&name))?;
                     progress.finish();
                     let bounds = match (args.min_clues, args.max_clues) {
                         (Some(min), Some(max)) => format!("{min} to {max}"),
@@ -129,14 +130,14 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                     return Ok(Exit::Error);
                 }
             };
-            writeln!(out, "{line}").map_err(|e| write_error(name.clone(), e))?;
+            writeln!(out, "{line}").map_err(write_err(&name))?;
             written = i + 1;
         }
-        out.flush().map_err(|e| write_error(name.clone(), e))?;
+        out.flush().map_err(write_err(&name))?;
         done.store(written, Ordering::Relaxed);
         progress.update(written);
     }
-    out.flush().map_err(|e| write_error(name.clone(), e))?;
+    out.flush().map_err(write_err(&name))?;
     progress.finish();
     let interrupted = written < args.count;
     if args.output.summary() {

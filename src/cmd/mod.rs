@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::cli::{Cli, Command};
-use crate::pipeline::RunError;
 
 /// How a command ended, as the exit codes documented in `--help`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,10 +71,4 @@ pub fn stop_on_signal() -> Option<Arc<AtomicBool>> {
 fn print_summary(summary: &crate::pipeline::Summary) {
     let mut err = std::io::stderr().lock();
     let _ = crate::progress::write_summary(&mut err, summary);
-}
-
-/// A write failure on `path`; [`RunError::is_broken_pipe`] later tells a closed pipe (a quiet
-/// exit) from a real error.
-fn write_error(path: String, source: std::io::Error) -> RunError {
-    RunError::Write { path, source }
 }

@@ -271,9 +271,10 @@ impl RunError {
     }
 }
 
-/// Turns an error writing `path` into a [`RunError`]. The name is copied only when there is an
+/// Turns an error writing `path` into a [`RunError`] ([`RunError::is_broken_pipe`] later tells a
+/// closed pipe, a quiet exit, from a real error). The name is copied only when there is an
 /// error: the writer maps the result of every row with this.
-fn write_err(path: &str) -> impl FnOnce(io::Error) -> RunError + '_ {
+pub(crate) fn write_err(path: &str) -> impl FnOnce(io::Error) -> RunError + '_ {
     move |e| RunError::Write {
         path: path.to_string(),
         source: e,
@@ -678,15 +679,11 @@ fn skip_done_records(
     if !point.has_header {
         return Ok((point, None));
     }
-    let write_err = |e| RunError::Write {
-        path: name.clone(),
-        source: e,
-    };
     let mut file = OpenOptions::new()
         .write(true)
         .open(path)
-        .map_err(write_err)?;
-    file.set_len(point.keep_bytes).map_err(write_err)?;
-    file.seek(io::SeekFrom::End(0)).map_err(write_err)?;
+        .map_err(write_err(&name))?;
+    file.set_len(point.keep_bytes).map_err(write_err(&name))?;
+    file.seek(io::SeekFrom::End(0)).map_err(write_err(&name))?;
     Ok((point, Some(file)))
 }
