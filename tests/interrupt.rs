@@ -325,6 +325,55 @@ fn resume_into_a_missing_or_complete_output() {
     );
 }
 
+/// The first signal waits for the puzzle in hand; a second one (SIGHUP here, which counts as
+/// well) exits at once with 130.
+#[test]
+fn a_second_signal_exits_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("empty-grid.txt");
+    std::fs::write(&input, format!("{}\n", ".".repeat(81))).unwrap();
+    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
+    // Counting the empty grid's solutions up to a billion keeps the solver busy far longer
+    // than this test waits.
+    let mut child = StdCommand::new(exe)
+        .args(["solve", "-q", "--limit", "1000000000", "-o"])
+        .arg(dir.path().join("out.csv"))
+        .arg(&input)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id().to_string();
+    let signal = |name: &str| {
+        let kill = StdCommand::new("kill")
+            .arg(format!("-{name}"))
+            .arg(&pid)
+            .status()
+            .unwrap();
+        assert!(kill.success());
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    signal("INT");
+    std::thread::sleep(Duration::from_millis(500));
+    let still_running = child.try_wait().unwrap().is_none();
+    signal("HUP");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("still running 10 s after the second signal");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        still_running,
+        "the first signal waits for the puzzle in hand"
+    );
+    assert_eq!(status.code(), Some(130));
+}
+
 /// A reader blocked on an idle stdin does not keep the process alive after Ctrl-C.
 #[test]
 fn sigint_while_stdin_is_idle_exits_promptly() {

@@ -7,8 +7,11 @@ mod solve;
 mod validate;
 
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::flag;
 
 use crate::cli::{Cli, Command};
 
@@ -51,20 +54,34 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-/// Installs the Ctrl-C / SIGTERM handler and returns the flag it sets. The first signal asks the
-/// pipeline to stop at the next batch boundary (rows already solved are written and flushed);
-/// a second one exits at once with code 130, possibly leaving a partial last row that
-/// `--resume` redoes. `None` when a handler cannot be installed (one already is).
+/// Installs the Ctrl-C / SIGTERM / SIGHUP handler and returns the flag it sets. The first signal
+/// asks the pipeline to stop at the next batch boundary (rows already solved are written and
+/// flushed); a second one exits at once with code 130, possibly leaving a partial last row that
+/// `--resume` redoes. `None` when a handler cannot be installed.
+///
+/// The handler runs inside the signal itself and only touches atomics, so no thread waits for
+/// signals: a thread would cost every run its start-up. It is installed once per process; each
+/// call clears the flag for the run that asks for it.
 pub fn stop_on_signal() -> Option<Arc<AtomicBool>> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(Exit::Interrupted as i32);
+    static STOP: OnceLock<Option<Arc<AtomicBool>>> = OnceLock::new();
+    let stop = STOP.get_or_init(|| {
+        let stop = Arc::new(AtomicBool::new(false));
+        #[cfg(unix)]
+        let signals = [SIGINT, SIGTERM, signal_hook::consts::SIGHUP];
+        #[cfg(not(unix))]
+        let signals = [SIGINT, SIGTERM];
+        for signal in signals {
+            // The exit is registered first, so that it sees the flag as it was before this
+            // signal: the first signal only sets the flag, the second exits.
+            flag::register_conditional_shutdown(signal, Exit::Interrupted as i32, stop.clone())
+                .ok()?;
+            flag::register(signal, stop.clone()).ok()?;
         }
-    })
-    .ok()?;
-    Some(stop)
+        Some(stop)
+    });
+    let stop = stop.as_ref()?;
+    stop.store(false, Ordering::SeqCst);
+    Some(stop.clone())
 }
 
 /// Prints the end-of-run summary on stderr.
