@@ -206,8 +206,9 @@ pub struct SolveArgs {
 
     /// Resume an interrupted run: keep the complete rows already in OUTPUT (needs -o), skip as
     /// many input records (checking that the last one matches), and append the rest. A damaged
-    /// last row is redone; a missing or empty OUTPUT starts afresh.
-    #[arg(long, requires = "output", conflicts_with = "emit_solutions")]
+    /// last row is redone; a missing or empty OUTPUT starts afresh. With --emit-solutions, a row
+    /// is kept only if its solutions are all in that file, which is cut and appended to alike.
+    #[arg(long, requires = "output")]
     pub resume: bool,
 
     /// Records per batch handed to the solver threads.

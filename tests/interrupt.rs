@@ -279,7 +279,7 @@ fn resume_refuses_an_output_that_does_not_fit() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("has only 1 record\n"));
 
-    // --resume needs -o, and cannot go with --emit-solutions.
+    // --resume needs -o.
     let out = bin()
         .args(["solve", "--resume"])
         .arg(sample())
@@ -293,13 +293,97 @@ fn resume_refuses_an_output_that_does_not_fit() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs an output file"));
-    let out = bin()
-        .args(["solve", "--resume", "--emit-solutions", "s.csv", "-o"])
-        .arg(&output)
-        .arg(sample())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn resume_with_emit_solutions_from_any_pair_of_cuts() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    // Invalid records (no solutions), unique puzzles (one) and the empty grid (three at
+    // --limit 3), so that rows own zero, one or several solution rows.
+    let mixed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mixed.txt");
+    let mut text = std::fs::read(&mixed).unwrap();
+    if !text.ends_with(b"\n") {
+        text.push(b'\n');
+    }
+    let sample_text = std::fs::read_to_string(sample()).unwrap();
+    for (i, line) in sample_text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(60)
+        .enumerate()
+    {
+        text.extend_from_slice(line.as_bytes());
+        text.push(b'\n');
+        if i % 20 == 0 {
+            text.extend_from_slice(&[b'.'; 81]);
+            text.push(b'\n');
+        }
+    }
+    std::fs::write(&input, &text).unwrap();
+    let solve = |output: &Path, solutions: &Path, resume: bool| {
+        let mut cmd = bin();
+        cmd.args(["solve", "-q", "--limit", "3", "--emit-solutions"])
+            .arg(solutions)
+            .arg("-o")
+            .arg(output)
+            .arg(&input);
+        if resume {
+            cmd.arg("--resume");
+        }
+        cmd.output().unwrap()
+    };
+    let (reference, reference_solutions) =
+        (dir.path().join("ref.csv"), dir.path().join("ref-s.csv"));
+    let out = solve(&reference, &reference_solutions, false);
+    assert_eq!(out.status.code(), Some(1), "mixed.txt has invalid records");
+    let full = std::fs::read(&reference).unwrap();
+    let want = strip_times(&full);
+    let full_solutions = std::fs::read(&reference_solutions).unwrap();
+    assert!(
+        String::from_utf8_lossy(&full_solutions).contains(",3,"),
+        "some rows have three solutions"
+    );
+
+    // A crash can leave either file ahead of the other, each possibly cut inside a row.
+    let (output, solutions) = (dir.path().join("out.csv"), dir.path().join("out-s.csv"));
+    let (n, m) = (full.len(), full_solutions.len());
+    for cut in [0, 63, 700, n / 3, n / 2, n - 1, n] {
+        for solutions_cut in [0, 10, 20, 300, m / 4, m / 2, m - 1, m] {
+            std::fs::write(&output, &full[..cut]).unwrap();
+            std::fs::write(&solutions, &full_solutions[..solutions_cut]).unwrap();
+            let out = solve(&output, &solutions, true);
+            let what = format!("results cut at {cut}, solutions at {solutions_cut}");
+            assert_eq!(out.status.code(), Some(1), "{what}: {out:?}");
+            assert_same(&strip_times(&std::fs::read(&output).unwrap()), &want, &what);
+            assert!(
+                std::fs::read(&solutions).unwrap() == full_solutions,
+                "{what}: the solutions differ from an uninterrupted run's"
+            );
+        }
+    }
+
+    // Solutions of other lines: refused, and neither file is touched.
+    std::fs::write(&output, &full[..n / 2]).unwrap();
+    let header_end = full_solutions.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let second_row = header_end
+        + full_solutions[header_end..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap()
+        + 1;
+    let mut shifted = full_solutions[..header_end].to_vec();
+    shifted.extend_from_slice(&full_solutions[second_row..]);
+    std::fs::write(&solutions, &shifted).unwrap();
+    let out = solve(&output, &solutions, true);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the solutions do not match the results"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&output).unwrap(), &full[..n / 2]);
+    assert_eq!(std::fs::read(&solutions).unwrap(), shifted);
 }
 
 #[test]

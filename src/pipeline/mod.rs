@@ -22,7 +22,7 @@ pub mod write;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Seek, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{
@@ -350,23 +350,28 @@ where
     let (mut reader, resumed) = opened?;
     let resumed_rows = resumed
         .as_ref()
-        .map_or((0, 0), |(point, _)| (point.rows, point.invalid));
-    let mut writer = match resumed {
-        Some((_, Some(file))) => {
+        .map_or((0, 0), |r| (r.point.rows, r.point.invalid));
+    let (resumed_output, resumed_solutions) =
+        resumed.map_or((None, None), |r| (r.output, r.solutions));
+    let mut writer = match resumed_output {
+        Some(file) => {
             let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(256 * 1024, file));
             RowWriter::appending(out)
         }
-        _ => RowWriter::new(config.output.open()?, header).map_err(write_err(&out_name))?,
+        None => RowWriter::new(config.output.open()?, header).map_err(write_err(&out_name))?,
     };
     let mut solutions = match &config.emit_solutions {
         Some(p) => {
             let name = p.display().to_string();
-            let file = File::create(p).map_err(write_err(&name))?;
-            let w: Box<dyn Write + Send> = Box::new(BufWriter::new(file));
-            Some((
-                name.clone(),
-                RowWriter::new(w, &SOLUTION_COLUMNS).map_err(write_err(&name))?,
-            ))
+            let w = match resumed_solutions {
+                Some(file) => RowWriter::appending(Box::new(BufWriter::new(file)) as Box<_>),
+                None => {
+                    let file = File::create(p).map_err(write_err(&name))?;
+                    let out: Box<dyn Write + Send> = Box::new(BufWriter::new(file));
+                    RowWriter::new(out, &SOLUTION_COLUMNS).map_err(write_err(&name))?
+                }
+            };
+            Some((name, w))
         }
         None => None,
     };
@@ -438,10 +443,13 @@ where
                     }
                     summary.add(row);
                 }
-                writer.flush().map_err(write_err(&out_name))?;
+                // Solutions first: a results row on disk then has its solutions there too,
+                // unless the results' buffer filled and went out on its own mid-batch (which
+                // `--resume` checks for).
                 if let Some((name, w)) = &mut solutions {
                     w.flush().map_err(write_err(name))?;
                 }
+                writer.flush().map_err(write_err(&out_name))?;
                 progress.update(summary.records);
                 rows.clear();
                 let _ = spare_rows_tx.send(rows); // unless the solving is over
@@ -638,7 +646,7 @@ fn skip_done_records(
     config: &Config,
     header: &[&str],
     reader: &mut Reader,
-) -> Result<(resume::ResumePoint, Option<File>), RunError> {
+) -> Result<Resumed, RunError> {
     let name = config.output.display_name();
     let fail = |message: String| RunError::Resume {
         path: name.clone(),
@@ -647,12 +655,11 @@ fn skip_done_records(
     let Output::Path(path) = &config.output else {
         return Err(fail("--resume needs an output file (-o FILE)".into()));
     };
-    if config.emit_solutions.is_some() {
-        return Err(fail(
-            "--resume cannot be combined with --emit-solutions".into(),
-        ));
+    let point = match &config.emit_solutions {
+        Some(solutions) => resume::scan_with_solutions(path, header, solutions),
+        None => resume::scan(path, header),
     }
-    let point = resume::scan(path, header).map_err(|e| fail(e.to_string()))?;
+    .map_err(|e| fail(e.to_string()))?;
     let mut last_line = 0;
     for done in 0..point.rows {
         match reader.next_record()? {
@@ -677,13 +684,41 @@ fn skip_done_records(
         )));
     }
     if !point.has_header {
-        return Ok((point, None));
+        return Ok(Resumed {
+            point,
+            output: None,
+            solutions: None,
+        });
     }
-    let mut file = OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(write_err(&name))?;
-    file.set_len(point.keep_bytes).map_err(write_err(&name))?;
-    file.seek(io::SeekFrom::End(0)).map_err(write_err(&name))?;
-    Ok((point, Some(file)))
+    let output = cut_for_append(path, point.keep_bytes).map_err(write_err(&name))?;
+    let solutions = match &config.emit_solutions {
+        Some(p) if point.solutions_bytes > 0 => Some(
+            cut_for_append(p, point.solutions_bytes)
+                .map_err(write_err(&p.display().to_string()))?,
+        ),
+        _ => None,
+    };
+    Ok(Resumed {
+        point,
+        output: Some(output),
+        solutions,
+    })
+}
+
+/// What [`skip_done_records`] leaves for the writer.
+struct Resumed {
+    point: resume::ResumePoint,
+    /// The output cut after its last complete row and positioned at its end; `None` when it
+    /// starts afresh.
+    output: Option<File>,
+    /// The same for the `--emit-solutions` file: cut after the solutions of the kept rows.
+    solutions: Option<File>,
+}
+
+/// Opens the file at `path` for writing, cuts it to `len` bytes and moves to its end.
+fn cut_for_append(path: &Path, len: u64) -> io::Result<File> {
+    let mut file = OpenOptions::new().write(true).open(path)?;
+    file.set_len(len)?;
+    file.seek(io::SeekFrom::End(0))?;
+    Ok(file)
 }
