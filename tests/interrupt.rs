@@ -101,6 +101,17 @@ fn signal_when_written(
     )
 }
 
+/// The records of `tests/data/mixed.txt` (valid and invalid ones), ending with a line break so
+/// that more can follow.
+fn mixed_records() -> Vec<u8> {
+    let mixed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mixed.txt");
+    let mut text = std::fs::read(mixed).unwrap();
+    if !text.ends_with(b"\n") {
+        text.push(b'\n');
+    }
+    text
+}
+
 /// `n` copies of the sample corpus: long enough that a debug build is still running when the
 /// signal comes.
 fn big_input(dir: &Path, copies: usize) -> PathBuf {
@@ -179,11 +190,7 @@ fn resume_from_any_cut_redoes_the_damaged_row() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.txt");
     // Mixed records, invalid ones included, so rows with quotes and errors are cut too.
-    let mixed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mixed.txt");
-    let mut text = std::fs::read(&mixed).unwrap();
-    if !text.ends_with(b"\n") {
-        text.push(b'\n');
-    }
+    let mut text = mixed_records();
     text.extend(std::fs::read(sample()).unwrap().iter().take(20_000));
     std::fs::write(&input, &text).unwrap();
     let reference = dir.path().join("ref.csv");
@@ -301,11 +308,7 @@ fn resume_with_emit_solutions_from_any_pair_of_cuts() {
     let input = dir.path().join("in.txt");
     // Invalid records (no solutions), unique puzzles (one) and the empty grid (three at
     // --limit 3), so that rows own zero, one or several solution rows.
-    let mixed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mixed.txt");
-    let mut text = std::fs::read(&mixed).unwrap();
-    if !text.ends_with(b"\n") {
-        text.push(b'\n');
-    }
+    let mut text = mixed_records();
     let sample_text = std::fs::read_to_string(sample()).unwrap();
     for (i, line) in sample_text
         .lines()
