@@ -451,30 +451,34 @@ fn output_file_and_summary() {
 
 #[test]
 fn an_existing_output_file_is_replaced_whole() {
-    // The file is emptied on the first write rather than when opened: nothing of the earlier
-    // contents may survive, whether the new output is longer, shorter or only a header.
+    // The files are emptied on the first write rather than when opened: nothing of the earlier
+    // contents may survive, whether the new output is longer, shorter or only a header. The
+    // same holds for the --emit-solutions file.
     let dir = tempfile::tempdir().unwrap();
     let o = dir.path().join("out.csv");
+    let s = dir.path().join("solutions.csv");
     let empty = dir.path().join("empty.txt");
     std::fs::write(&empty, "").unwrap();
     for input in [data("kaggle_puzzle.csv"), empty] {
         std::fs::write(&o, "old row\n".repeat(50_000)).unwrap();
+        std::fs::write(&s, "old row\n".repeat(50_000)).unwrap();
         let out = bin()
-            .args(["solve", "-qq", "-o"])
+            .args(["solve", "-qq", "--emit-solutions"])
+            .arg(&s)
+            .arg("-o")
             .arg(&o)
             .arg(&input)
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(0));
-        let text = std::fs::read_to_string(&o).unwrap();
-        assert!(!text.contains("old row"), "{}", input.display());
-        assert!(
-            text.starts_with("line,puzzle,status,"),
-            "{}",
-            input.display()
-        );
+        for (file, header) in [(&o, "line,puzzle,status,"), (&s, "line,index,solution\n")] {
+            let text = std::fs::read_to_string(file).unwrap();
+            assert!(!text.contains("old row"), "{}", input.display());
+            assert!(text.starts_with(header), "{}", input.display());
+        }
     }
     assert_eq!(std::fs::read_to_string(&o).unwrap().lines().count(), 1);
+    assert_eq!(std::fs::read_to_string(&s).unwrap().lines().count(), 1);
 }
 
 #[test]

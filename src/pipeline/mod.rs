@@ -365,11 +365,9 @@ where
             let name = p.display().to_string();
             let w = match resumed_solutions {
                 Some(file) => RowWriter::appending(Box::new(BufWriter::new(file)) as Box<_>),
-                None => {
-                    let file = File::create(p).map_err(write_err(&name))?;
-                    let out: Box<dyn Write + Send> = Box::new(BufWriter::new(file));
-                    RowWriter::new(out, &SOLUTION_COLUMNS).map_err(write_err(&name))?
-                }
+                // Emptied on the first write, as the results are (see `Output::open`).
+                None => RowWriter::new(Output::Path(p.clone()).open()?, &SOLUTION_COLUMNS)
+                    .map_err(write_err(&name))?,
             };
             Some((name, w))
         }
