@@ -159,8 +159,8 @@ impl SolverArgs {
 /// Where results go and what is shown on stderr.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
-    /// Output file, created if need be; an existing file is replaced. `-` or nothing writes
-    /// stdout.
+    /// Output file, created if need be; an existing file is replaced, unless it is the input
+    /// (refused). `-` or nothing writes stdout.
     #[arg(long, short = 'o', value_name = "OUTPUT")]
     pub output: Option<PathBuf>,
 

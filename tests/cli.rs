@@ -482,6 +482,58 @@ fn an_existing_output_file_is_replaced_whole() {
 }
 
 #[test]
+fn an_output_that_is_the_input_is_refused_and_nothing_is_touched() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("puzzles.txt");
+    let text = std::fs::read(data("sound.txt")).unwrap();
+    std::fs::write(&input, &text).unwrap();
+    let other = dir.path().join("sub/../puzzles.txt"); // the same file, spelt otherwise
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let results = dir.path().join("results.csv");
+    let refused = |args: &[&std::ffi::OsStr], what: &str| {
+        let out = bin().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(what), "{args:?}: {err}");
+        assert_eq!(
+            std::fs::read(&input).unwrap(),
+            text,
+            "the input is untouched"
+        );
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let (i, o, r) = (input.as_os_str(), other.as_os_str(), results.as_os_str());
+    refused(&[&os("solve"), i, &os("-o"), o], "the output is the input");
+    refused(
+        &[&os("validate"), i, &os("-o"), i],
+        "the output is the input",
+    );
+    refused(
+        &[&os("solve"), i, &os("-o"), r, &os("--emit-solutions"), o],
+        "the --emit-solutions file is the input",
+    );
+    refused(
+        &[&os("solve"), i, &os("-o"), r, &os("--emit-solutions"), r],
+        "the --emit-solutions file is the output",
+    );
+    assert!(!results.exists(), "refused before anything is written");
+    // Devices may serve as both outputs.
+    let out = bin()
+        .args([
+            "solve",
+            "-qq",
+            "-o",
+            "/dev/null",
+            "--emit-solutions",
+            "/dev/null",
+        ])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+#[test]
 fn closed_stdout_ends_quietly() {
     // Enough rows to overflow the pipe buffer after `head` has gone.
     let p = "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..\n";

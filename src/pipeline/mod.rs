@@ -262,6 +262,15 @@ pub enum RunError {
         /// What is wrong.
         message: String,
     },
+    /// Two of the run's files are one: writing would destroy what is read, or two outputs
+    /// would overwrite each other.
+    #[error("{path}: {what}; choose another file")]
+    SameFile {
+        /// The file's name.
+        path: String,
+        /// Which two roles it plays.
+        what: &'static str,
+    },
 }
 
 impl RunError {
@@ -302,6 +311,7 @@ where
     F: FnMut(&mut RowWriter<Box<dyn Write + Send>>, &Row) -> io::Result<()> + Send,
 {
     let started = Instant::now();
+    distinct_files(config)?;
     // One solver thread needs no pool: the batches are solved on this thread, which saves
     // starting a worker and handing each batch over to it.
     let pool = match config.threads {
@@ -633,6 +643,61 @@ fn until_stopped<T: Send + 'static>(
                 return Err(RunError::Threads("the input thread panicked".into()));
             }
         }
+    }
+}
+
+/// Refuses a run whose output or `--emit-solutions` file is its input, or whose two outputs are
+/// one file. Emptying the output would destroy the puzzles before they are all read (a small
+/// input read whole before the first write would hide it), and two writers would interleave.
+fn distinct_files(config: &Config) -> Result<(), RunError> {
+    let input = match &config.source {
+        Source::Path(p) => Some(p.as_path()),
+        Source::Stdin => None,
+    };
+    let output = match &config.output {
+        Output::Path(p) => Some(p.as_path()),
+        Output::Stdout => None,
+    };
+    let solutions = config.emit_solutions.as_deref();
+    let pairs = [
+        (input, output, "the output is the input"),
+        (input, solutions, "the --emit-solutions file is the input"),
+        (output, solutions, "the --emit-solutions file is the output"),
+    ];
+    for (a, b, what) in pairs {
+        if let (Some(a), Some(b)) = (a, b) {
+            if same_file(a, b) {
+                return Err(RunError::SameFile {
+                    path: b.display().to_string(),
+                    what,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name one regular file: the same device and inode on Unix (whatever the
+/// spelling of the paths), the same canonical path elsewhere; or, for a file that does not
+/// exist yet, the same path. Devices such as `/dev/null` may serve twice.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => {
+            if !(x.is_file() && y.is_file()) {
+                return false;
+            }
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                x.dev() == y.dev() && x.ino() == y.ino()
+            }
+            #[cfg(not(unix))]
+            {
+                matches!((a.canonicalize(), b.canonicalize()), (Ok(p), Ok(q)) if p == q)
+            }
+        }
+        (Err(_), Err(_)) => a == b,
+        _ => false,
     }
 }
 
