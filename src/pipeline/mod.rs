@@ -74,7 +74,7 @@ impl Output {
     /// first, does that wait while the first batch is being solved.
     pub fn open(&self) -> Result<Box<dyn Write + Send>, RunError> {
         Ok(match self {
-            Output::Stdout => Box::new(BufWriter::with_capacity(256 * 1024, io::stdout())),
+            Output::Stdout => Box::new(BufWriter::with_capacity(WRITE_BUFFER, io::stdout())),
             Output::Path(p) => {
                 let file = OpenOptions::new()
                     .write(true)
@@ -89,7 +89,7 @@ impl Output {
                 // pipe or a terminal.
                 let regular = file.metadata().is_ok_and(|m| m.is_file());
                 Box::new(BufWriter::with_capacity(
-                    256 * 1024,
+                    WRITE_BUFFER,
                     EmptiedOnWrite {
                         file,
                         emptied: !regular,
@@ -99,6 +99,10 @@ impl Output {
         })
     }
 }
+
+/// The buffer of every output: rows go to the kernel in writes of this size, or at a batch
+/// boundary.
+const WRITE_BUFFER: usize = 256 * 1024;
 
 /// An output file that is emptied on its first write or flush (or when dropped), not when it
 /// is opened.
@@ -364,17 +368,14 @@ where
     let (resumed_output, resumed_solutions) =
         resumed.map_or((None, None), |r| (r.output, r.solutions));
     let mut writer = match resumed_output {
-        Some(file) => {
-            let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(256 * 1024, file));
-            RowWriter::appending(out)
-        }
+        Some(file) => appending(file),
         None => RowWriter::new(config.output.open()?, header).map_err(write_err(&out_name))?,
     };
     let mut solutions = match &config.emit_solutions {
         Some(p) => {
             let name = p.display().to_string();
             let w = match resumed_solutions {
-                Some(file) => RowWriter::appending(Box::new(BufWriter::new(file)) as Box<_>),
+                Some(file) => appending(file),
                 // Emptied on the first write, as the results are (see `Output::open`).
                 None => RowWriter::new(Output::Path(p.clone()).open()?, &SOLUTION_COLUMNS)
                     .map_err(write_err(&name))?,
@@ -776,6 +777,12 @@ struct Resumed {
     output: Option<File>,
     /// The same for the `--emit-solutions` file: cut after the solutions of the kept rows.
     solutions: Option<File>,
+}
+
+/// A row writer appending to `file`, an output that [`skip_done_records`] cut and positioned,
+/// buffered as [`Output::open`] buffers.
+fn appending(file: File) -> RowWriter<Box<dyn Write + Send>> {
+    RowWriter::appending(Box::new(BufWriter::with_capacity(WRITE_BUFFER, file)))
 }
 
 /// Opens the file at `path` for writing, cuts it to `len` bytes and moves to its end.

@@ -130,14 +130,8 @@ fn scan_with(
                 point.keep_bytes += n as u64;
             }
             None => {
-                // A damaged row is redone when it is the last one; a damaged row followed by
-                // more rows means the file was edited or is not ours.
-                if read_row(&mut input, &mut buf)? == 0 {
-                    return Ok(point);
-                }
-                return Err(ResumeError::Mismatch(format!(
-                    "row {row_number} is damaged and is not the last row"
-                )));
+                damaged_row_is_last(&mut input, &mut buf, &format!("row {row_number}"))?;
+                return Ok(point);
             }
         }
     }
@@ -227,13 +221,9 @@ impl Solutions {
                 None
             };
             let Some(fields) = fields else {
-                if read_row(input, &mut self.buf)? == 0 {
-                    return Ok(false);
-                }
-                return Err(ResumeError::Mismatch(format!(
-                    "row {} of the solutions is damaged and is not the last row",
-                    self.rows + 1
-                )));
+                let row = format!("row {} of the solutions", self.rows + 1);
+                damaged_row_is_last(input, &mut self.buf, &row)?;
+                return Ok(false);
             };
             let got = (number(fields.get(0)), number(fields.get(1)));
             if got != (Some(line), Some(index)) {
@@ -248,6 +238,22 @@ impl Solutions {
         self.keep_bytes += bytes;
         Ok(true)
     }
+}
+
+/// After a damaged `row` (cut short, or with the wrong fields): fine when it was the file's last
+/// row, which a crash may leave and which is then redone; an error when more rows follow, as
+/// the file was then edited or is not ours.
+fn damaged_row_is_last(
+    input: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    row: &str,
+) -> Result<(), ResumeError> {
+    if read_row(input, buf)? == 0 {
+        return Ok(());
+    }
+    Err(ResumeError::Mismatch(format!(
+        "{row} is damaged and is not the last row"
+    )))
 }
 
 /// Reads one CSV row (a quoted field may hold line breaks) into `buf`, newline included when
