@@ -821,15 +821,19 @@ impl State {
         let mut band = self
             .band_key
             .map(|k| if k == NO_PICK { 9 } else { k >> 10 });
+        band.sort_unstable();
+        if band[0] == 9 {
+            // No stack can have fewer than one configuration per digit: at best a tie at 9.
+            return false;
+        }
         let mut stack = [0u32; 3];
         for (s, total) in stack.iter_mut().enumerate() {
             for &c in &self.cols {
                 *total += CONFIGS[stack_graph(c, s as u32)] as u32;
             }
         }
-        band.sort_unstable();
         stack.sort_unstable();
-        stack < band && !(band[0] == 9 && stack[0] == 9)
+        stack < band
     }
 
     /// The state of the transposed grid (the cell at row `r`, column `c` moves to row `c`,
