@@ -81,9 +81,10 @@
 //! that fixpoint hold every digit's columns), smallest first, and when the stacks promise the
 //! smaller search it transposes the state and searches the transposed grid, transposing each
 //! solution back. The per-digit rules are symmetric, so the transposed state is at their
-//! fixpoint too; only the minirow and minicolumn rules, which swap roles, run again. When
-//! both orientations have a band with a single configuration per digit, it keeps the grid as
-//! given: those puzzles gain nothing from the turn and pay for the rules' second pass.
+//! fixpoint too; only the minirow and minicolumn rules, which swap roles, run again. A band
+//! down to a single configuration per digit settles it: no stack can promise less, and on a
+//! tie the grid stays as given (such puzzles, serg's among them, gained nothing from a turn
+//! and paid for the rules' second pass).
 
 use super::{Limits, Outcome, Solver};
 use crate::grid::{CELLS, Grid};
@@ -811,10 +812,10 @@ impl State {
     }
 
     /// Whether the search promises to be smaller in the stack orientation: the configurations
-    /// summed over the digits of each band and of each stack, compared smallest first, unless
-    /// both orientations have a band (stack) with a single configuration per digit. Needs
-    /// the fixpoint that [`State::propagate`] leaves: `band_key` is then current and `cols`
-    /// holds every digit's columns. See the module documentation.
+    /// summed over the digits of each band and of each stack, compared smallest first; never
+    /// when a band is down to a single configuration per digit (see the module
+    /// documentation). Needs the fixpoint that [`State::propagate`] leaves: `band_key` is then
+    /// current and `cols` holds every digit's columns.
     #[inline(never)]
     fn prefers_stacks(&self) -> bool {
         // A band with no choice left (or no empty cell) has one configuration per digit.
@@ -1158,7 +1159,8 @@ mod tests {
         }
     }
 
-    /// Cell `(r, c)` of digit `d`'s three words, as a grid-wide test.
+    /// Whether cell `(r, c)` of the grid is set in three band words (a digit's, or
+    /// `unsolved`).
     fn has(words: &[u32], r: usize, c: usize) -> bool {
         words[r / 3] >> (r % 3 * 9 + c) & 1 != 0
     }
@@ -1195,7 +1197,7 @@ mod tests {
 
     #[test]
     fn a_transposed_search_reports_the_grid_as_given() {
-        // About half of these searches run on the turned grid; each must report what the
+        // A fifth or so of these searches run on the turned grid; each must report what the
         // `sudoku` crate finds, in the grid's own orientation.
         use crate::generate::{Kind, Rng, mixed_puzzle};
         let mut rng = Rng::new(17);
