@@ -1140,16 +1140,29 @@ mod tests {
         }
     }
 
+    /// Random band words with about a quarter of their 27 bits set, from `seed`.
+    fn sparse_words(seed: u64) -> impl FnMut() -> u32 {
+        let mut rng = crate::generate::Rng::new(seed);
+        move || (rng.below(1 << 27) as u32) & (rng.below(1 << 27) as u32)
+    }
+
+    /// A state whose candidates, empty cells and dirty marks are random words, for tests of
+    /// the operations on words (it need not be a consistent grid).
+    fn random_state(word: &mut impl FnMut() -> u32) -> State {
+        let mut state = State::START;
+        for i in 0..27 {
+            state.cand[i] = word();
+        }
+        state.unsolved = [word(), word(), word()];
+        state.dirty = word();
+        state
+    }
+
     #[test]
     fn clear_matches_the_scalar_path() {
-        let mut rng = crate::generate::Rng::new(11);
-        let mut word = || (rng.below(1 << 27) as u32) & (rng.below(1 << 27) as u32);
+        let mut word = sparse_words(11);
         for _ in 0..1000 {
-            let mut state = State::START;
-            for i in 0..27 {
-                state.cand[i] = word();
-            }
-            state.dirty = word();
+            let mut state = random_state(&mut word);
             let cells = [word(), word(), word()];
             let mut scalar = state;
             state.clear(cells);
@@ -1167,14 +1180,9 @@ mod tests {
 
     #[test]
     fn transposed_state_moves_every_cell_to_its_mirror() {
-        let mut rng = crate::generate::Rng::new(13);
-        let mut word = || (rng.below(1 << 27) as u32) & (rng.below(1 << 27) as u32);
+        let mut word = sparse_words(13);
         for _ in 0..1000 {
-            let mut state = State::START;
-            for i in 0..27 {
-                state.cand[i] = word();
-            }
-            state.unsolved = [word(), word(), word()];
+            let state = random_state(&mut word);
             let t = state.transposed();
             for (r, c) in (0..81).map(|i| (i / 9, i % 9)) {
                 for d in 0..9 {
