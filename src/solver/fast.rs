@@ -853,14 +853,18 @@ impl State {
             }
             out
         };
-        let mut t = State::START;
+        // As at the start, every band is due its minirow pass (`since`), the minicolumn rule is
+        // due (`cols_moved`) and no branch is chosen; unlike it, no word needs its update.
+        let mut t = State {
+            dirty: 0,
+            unsolved: turn(&self.unsolved),
+            ..State::START
+        };
         for d in 0..9 {
             let words = turn(&self.cand[d * 3..d * 3 + 3]);
             t.cand[d * 3..d * 3 + 3].copy_from_slice(&words);
             t.cols[d] = band_columns(&words);
         }
-        t.unsolved = turn(&self.unsolved);
-        t.dirty = 0;
         t
     }
 
