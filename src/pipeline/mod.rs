@@ -73,8 +73,17 @@ impl Output {
     /// still writing back waits for that write, and the pipeline's writer thread, which writes
     /// first, does that wait while the first batch is being solved.
     pub fn open(&self) -> Result<Box<dyn Write + Send>, RunError> {
+        Ok(Box::new(BufWriter::with_capacity(
+            WRITE_BUFFER,
+            self.open_unbuffered()?,
+        )))
+    }
+
+    /// [`Output::open`] without the buffer, for a [`RowWriter`], which gathers whole records
+    /// itself: a buffer behind it would copy every byte once more.
+    pub fn open_unbuffered(&self) -> Result<Box<dyn Write + Send>, RunError> {
         Ok(match self {
-            Output::Stdout => Box::new(BufWriter::with_capacity(WRITE_BUFFER, io::stdout())),
+            Output::Stdout => Box::new(io::stdout()),
             Output::Path(p) => {
                 let file = OpenOptions::new()
                     .write(true)
@@ -88,20 +97,16 @@ impl Output {
                 // Only a regular file can be emptied (or needs to be): not `/dev/stdout`, a
                 // pipe or a terminal.
                 let regular = file.metadata().is_ok_and(|m| m.is_file());
-                Box::new(BufWriter::with_capacity(
-                    WRITE_BUFFER,
-                    EmptiedOnWrite {
-                        file,
-                        emptied: !regular,
-                    },
-                ))
+                Box::new(EmptiedOnWrite {
+                    file,
+                    emptied: !regular,
+                })
             }
         })
     }
 }
 
-/// The buffer of every output: rows go to the kernel in writes of this size, or at a batch
-/// boundary.
+/// The buffer of [`Output::open`]: lines go to the kernel in writes of this size.
 const WRITE_BUFFER: usize = 256 * 1024;
 
 /// An output file that is emptied on its first write or flush (or when dropped), not when it
@@ -351,8 +356,8 @@ where
     let Some(opened) = opened else {
         if !config.resume {
             // Still leave a valid (empty) CSV behind.
-            let mut writer =
-                RowWriter::new(config.output.open()?, header).map_err(write_err(&out_name))?;
+            let mut writer = RowWriter::new(config.output.open_unbuffered()?, header)
+                .map_err(write_err(&out_name))?;
             writer.flush().map_err(write_err(&out_name))?;
         }
         return Ok(Summary {
@@ -369,7 +374,8 @@ where
         resumed.map_or((None, None), |r| (r.output, r.solutions));
     let mut writer = match resumed_output {
         Some(file) => appending(file),
-        None => RowWriter::new(config.output.open()?, header).map_err(write_err(&out_name))?,
+        None => RowWriter::new(config.output.open_unbuffered()?, header)
+            .map_err(write_err(&out_name))?,
     };
     let mut solutions = match &config.emit_solutions {
         Some(p) => {
@@ -377,8 +383,11 @@ where
             let w = match resumed_solutions {
                 Some(file) => appending(file),
                 // Emptied on the first write, as the results are (see `Output::open`).
-                None => RowWriter::new(Output::Path(p.clone()).open()?, &SOLUTION_COLUMNS)
-                    .map_err(write_err(&name))?,
+                None => RowWriter::new(
+                    Output::Path(p.clone()).open_unbuffered()?,
+                    &SOLUTION_COLUMNS,
+                )
+                .map_err(write_err(&name))?,
             };
             Some((name, w))
         }
@@ -779,10 +788,9 @@ struct Resumed {
     solutions: Option<File>,
 }
 
-/// A row writer appending to `file`, an output that [`skip_done_records`] cut and positioned,
-/// buffered as [`Output::open`] buffers.
+/// A row writer appending to `file`, an output that [`skip_done_records`] cut and positioned.
 fn appending(file: File) -> RowWriter<Box<dyn Write + Send>> {
-    RowWriter::appending(Box::new(BufWriter::with_capacity(WRITE_BUFFER, file)))
+    RowWriter::appending(Box::new(file))
 }
 
 /// Opens the file at `path` for writing, cuts it to `len` bytes and moves to its end.

@@ -3,14 +3,15 @@
 //! Rows are formatted by hand into a reused buffer (numbers with `itoa`, grids as 81 bytes) and
 //! quoted per RFC 4180 only where a field needs it (invalid records' text and error messages),
 //! so writing costs a few hundred instructions per row and allocates nothing. The output is the
-//! same as the `csv` crate writes with its default settings. The pipeline flushes at every batch
-//! boundary, so a crash loses at most the batch in flight.
+//! same as the `csv` crate writes with its default settings. Whole records go out in chunks of
+//! about 64 KiB, straight to the output with no second buffer. The pipeline flushes at every
+//! batch boundary, so a crash loses at most the batch in flight.
 
 use std::io::{self, Write};
 
 use super::read::RecordInput;
 use super::solve::Row;
-use crate::grid::Grid;
+use crate::grid::{CELLS, Grid};
 
 /// The columns of the results CSV, in order.
 pub const COLUMNS: [&str; 8] = [
@@ -28,13 +29,22 @@ pub const COLUMNS: [&str; 8] = [
 pub const SOLUTION_COLUMNS: [&str; 3] = ["line", "index", "solution"];
 
 /// Writes result rows as CSV.
+///
+/// Finished records gather in a buffer that goes to `out` in chunks of about [`CHUNK`] bytes,
+/// at [`RowWriter::flush`] and when the writer is dropped: one write per record cost more than
+/// formatting it. Only whole records ever reach `out`.
 pub struct RowWriter<W: Write> {
     out: W,
-    /// The record being built.
+    /// Finished records not yet handed to `out`, then the record being built.
     buf: Vec<u8>,
+    /// Where the record being built starts in `buf`.
+    record_start: usize,
     /// True when the current record has a field already (a comma goes before the next).
     in_record: bool,
 }
+
+/// About how many bytes of finished records [`RowWriter`] gathers before handing them on.
+const CHUNK: usize = 64 * 1024;
 
 impl<W: Write> std::fmt::Debug for RowWriter<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -64,7 +74,8 @@ impl<W: Write> RowWriter<W> {
     pub fn appending(out: W) -> Self {
         RowWriter {
             out,
-            buf: Vec::with_capacity(512),
+            buf: Vec::with_capacity(CHUNK + 512),
+            record_start: 0,
             in_record: false,
         }
     }
@@ -124,12 +135,11 @@ impl<W: Write> RowWriter<W> {
 
     fn grid(&mut self, g: &Grid) {
         self.separator();
-        // Straight into the record, not through a line of its own and a copy.
-        let text = g
-            .cells()
-            .iter()
-            .map(|&v| if v == 0 { b'.' } else { b'0' + v });
-        self.buf.extend(text);
+        // A fixed-size line converts in a few vector operations; an iterator extending the
+        // record went byte by byte.
+        let mut line = [0u8; CELLS];
+        g.write_line(&mut line);
+        self.buf.extend_from_slice(&line);
     }
 
     fn number(&mut self, n: u64) {
@@ -138,12 +148,25 @@ impl<W: Write> RowWriter<W> {
         self.buf.extend_from_slice(buf.format(n).as_bytes());
     }
 
-    /// Ends the current record and hands it to the underlying writer.
+    /// Ends the current record; it goes to the underlying writer with the next chunk.
     pub fn end_record(&mut self) -> io::Result<()> {
         self.buf.push(b'\n');
         self.in_record = false;
-        let result = self.out.write_all(&self.buf);
-        self.buf.clear();
+        self.record_start = self.buf.len();
+        if self.record_start >= CHUNK {
+            self.hand_on()?;
+        }
+        Ok(())
+    }
+
+    /// Hands the finished records to the underlying writer.
+    fn hand_on(&mut self) -> io::Result<()> {
+        let done = self.record_start;
+        self.record_start = 0;
+        // Dropped even on an error, as a `BufWriter` drops what it failed to write: a
+        // later flush must not write them after rows that follow.
+        let result = self.out.write_all(&self.buf[..done]);
+        self.buf.drain(..done);
         result
     }
 
@@ -158,9 +181,18 @@ impl<W: Write> RowWriter<W> {
         Ok(())
     }
 
-    /// Flushes the underlying writer.
+    /// Hands every finished record to the underlying writer and flushes it.
     pub fn flush(&mut self) -> io::Result<()> {
+        self.hand_on()?;
         self.out.flush()
+    }
+}
+
+impl<W: Write> Drop for RowWriter<W> {
+    /// Hands on the finished records, as a `BufWriter` writes its buffer when dropped; errors
+    /// are ignored there as here. A record left unfinished is dropped.
+    fn drop(&mut self) {
+        let _ = self.hand_on();
     }
 }
 
@@ -195,6 +227,47 @@ mod tests {
         theirs.write_record(["a", "b"]).unwrap();
         theirs.write_record(fields).unwrap();
         assert_eq!(ours, theirs.into_inner().unwrap());
+    }
+
+    /// Keeps every write it is given, as a separate piece.
+    #[derive(Default)]
+    struct Pieces(Vec<Vec<u8>>);
+
+    impl Write for &mut Pieces {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.push(buf.to_vec());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn only_whole_records_go_out_and_nothing_is_lost() {
+        let mut pieces = Pieces::default();
+        let mut expected = b"n,text\n".to_vec();
+        {
+            let mut w = RowWriter::new(&mut pieces, &["n", "text"]).unwrap();
+            // About four chunks of records, then one more after a flush, then one left
+            // unfinished when the writer is dropped.
+            for i in 0..5000u64 {
+                w.number(i);
+                w.field(&[b'x'; 97][..(i % 98) as usize]).unwrap();
+                w.end_record().unwrap();
+                expected.extend_from_slice(
+                    format!("{i},{}\n", "x".repeat((i % 98) as usize)).as_bytes(),
+                );
+            }
+            w.flush().unwrap();
+            w.number(7);
+            w.end_record().unwrap();
+            expected.extend_from_slice(b"7\n");
+            w.number(8); // never ended
+        }
+        assert!(pieces.0.len() > 3, "{} writes", pieces.0.len());
+        assert!(pieces.0.iter().all(|p| p.ends_with(b"\n")));
+        assert_eq!(pieces.0.concat(), expected);
     }
 
     #[test]
