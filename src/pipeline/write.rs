@@ -30,8 +30,8 @@ pub const SOLUTION_COLUMNS: [&str; 3] = ["line", "index", "solution"];
 
 /// Writes result rows as CSV.
 ///
-/// Finished records gather in a buffer that goes to `out` in chunks of about [`CHUNK`] bytes,
-/// at [`RowWriter::flush`] and when the writer is dropped: one write per record cost more than
+/// Finished records gather in a buffer that goes to `out` in chunks of about 64 KiB, at
+/// [`RowWriter::flush`] and when the writer is dropped: one write per record cost more than
 /// formatting it. Only whole records ever reach `out`.
 pub struct RowWriter<W: Write> {
     out: W,
@@ -163,8 +163,8 @@ impl<W: Write> RowWriter<W> {
     fn hand_on(&mut self) -> io::Result<()> {
         let done = self.record_start;
         self.record_start = 0;
-        // Dropped even on an error, as a `BufWriter` drops what it failed to write: a
-        // later flush must not write them after rows that follow.
+        // Dropped even on an error: part of them may have gone out, and the run stops on a
+        // write error, so a later flush (or the drop) must not write them again.
         let result = self.out.write_all(&self.buf[..done]);
         self.buf.drain(..done);
         result
