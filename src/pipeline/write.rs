@@ -60,7 +60,8 @@ fn needs_quotes(bytes: &[u8]) -> bool {
 }
 
 impl<W: Write> RowWriter<W> {
-    /// A writer with the given header row, written at once.
+    /// A writer whose first record is the given header row; like every record, it reaches
+    /// `out` at the first [`RowWriter::flush`] or with the first chunk.
     pub fn new(out: W, header: &[&str]) -> io::Result<Self> {
         let mut w = RowWriter::appending(out);
         for h in header {
