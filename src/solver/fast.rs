@@ -1,4 +1,5 @@
-//! The `fast` strategy: per-digit band bitboards, band-level propagation, bivalue branching.
+//! The `fast` strategy: per-digit band bitboards, band-level propagation, branching on band
+//! configurations.
 //!
 //! # Layout
 //!
