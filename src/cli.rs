@@ -17,6 +17,13 @@ Exit codes:
   2    usage or I/O error (unreadable input, unwritable output)
   130  interrupted (Ctrl-C or SIGTERM); the rows written so far are complete";
 
+/// Exit codes of `bench`.
+pub const BENCH_EXIT_CODES: &str = "\
+Exit codes:
+  0  the table was printed (records that are not puzzles are skipped and counted, not an error)
+  2  usage or I/O error (unreadable input)
+Interrupted (Ctrl-C), it stops at once and prints nothing.";
+
 /// Exit codes of `generate`.
 pub const GENERATE_EXIT_CODES: &str = "\
 Exit codes:
@@ -58,7 +65,7 @@ pub enum Command {
     /// solving is timed. Records that are not puzzles are skipped and counted (the `invalid`
     /// column of --csv). With several solvers the runs are interleaved, so that their ratios
     /// come from the same moments of a shared machine.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = BENCH_EXIT_CODES)]
     Bench(BenchArgs),
     /// Show step by step how one puzzle is solved: candidates, forced placements, guesses, dead
     /// ends, the solution and totals.
