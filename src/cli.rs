@@ -148,8 +148,14 @@ pub struct SolverArgs {
     #[arg(long, value_name = "N")]
     pub max_guesses: Option<u64>,
 
-    /// Solver threads. Default: one per core.
-    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    /// Solver threads. Default: one per core (also what 0 asks for).
+    #[arg(
+        long,
+        short = 'j',
+        value_name = "N",
+        default_value_t = 0,
+        hide_default_value = true
+    )]
     pub threads: usize,
 }
 
@@ -235,8 +241,14 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
 
-    /// Threads. Default: one per core.
-    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    /// Threads. Default: one per core (also what 0 asks for).
+    #[arg(
+        long,
+        short = 'j',
+        value_name = "N",
+        default_value_t = 0,
+        hide_default_value = true
+    )]
     pub threads: usize,
 
     /// Symmetry of the clue pattern. Clues are removed orbit by orbit (a cell and its images),
@@ -282,8 +294,14 @@ pub struct ValidateSolverArgs {
     #[arg(long, value_name = "N")]
     pub max_guesses: Option<u64>,
 
-    /// Solver threads. Default: one per core.
-    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    /// Solver threads. Default: one per core (also what 0 asks for).
+    #[arg(
+        long,
+        short = 'j',
+        value_name = "N",
+        default_value_t = 0,
+        hide_default_value = true
+    )]
     pub threads: usize,
 }
 
