@@ -110,8 +110,9 @@ pub trait Solver: Send {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
 pub enum Strategy {
     /// Per-digit band bitboards: row/box and band/column matching, naked and hidden singles,
-    /// minirow and minicolumn counting; branches on one digit's configuration in a band, else
-    /// on a two-candidate cell; copy-on-branch. The fastest; the default.
+    /// minirow and minicolumn counting, hidden pairs before the search; branches on one digit's
+    /// configuration in a band, else on a two-candidate cell; copy-on-branch. The fastest; the
+    /// default.
     #[default]
     Fast,
     /// Bitmask candidates, naked and hidden singles, branching on the cell with the fewest
