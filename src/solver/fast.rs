@@ -825,8 +825,9 @@ impl State {
 
     /// Hidden pairs in rows and columns: when two digits can go only to the same two cells of
     /// a row or a column, the two cells hold those digits, and every other digit leaves them.
-    /// Returns whether some digit lost a cell (its words are then dirty). Run at the root only
-    /// (see the module documentation).
+    /// Called at a fixpoint of the other rules (no word dirty), it returns whether some digit
+    /// lost a cell, leaving those words dirty. Run at the root only (see the module
+    /// documentation).
     #[inline(never)]
     fn hidden_pairs(&mut self) -> bool {
         // Rows. Only empty cells count, so that a digit placed in the unit has none there.
