@@ -149,13 +149,8 @@ pub struct SolverArgs {
     pub max_guesses: Option<u64>,
 
     /// Solver threads. Default: one per core (also what 0 asks for).
-    #[arg(
-        long,
-        short = 'j',
-        value_name = "N",
-        default_value_t = 0,
-        hide_default_value = true
-    )]
+    #[arg(long, short = 'j', value_name = "N", default_value_t)]
+    #[arg(hide_default_value = true)]
     pub threads: usize,
 }
 
@@ -242,13 +237,8 @@ pub struct GenerateArgs {
     pub seed: Option<u64>,
 
     /// Threads. Default: one per core (also what 0 asks for).
-    #[arg(
-        long,
-        short = 'j',
-        value_name = "N",
-        default_value_t = 0,
-        hide_default_value = true
-    )]
+    #[arg(long, short = 'j', value_name = "N", default_value_t)]
+    #[arg(hide_default_value = true)]
     pub threads: usize,
 
     /// Symmetry of the clue pattern. Clues are removed orbit by orbit (a cell and its images),
@@ -295,13 +285,8 @@ pub struct ValidateSolverArgs {
     pub max_guesses: Option<u64>,
 
     /// Solver threads. Default: one per core (also what 0 asks for).
-    #[arg(
-        long,
-        short = 'j',
-        value_name = "N",
-        default_value_t = 0,
-        hide_default_value = true
-    )]
+    #[arg(long, short = 'j', value_name = "N", default_value_t)]
+    #[arg(hide_default_value = true)]
     pub threads: usize,
 }
 
