@@ -61,7 +61,8 @@ fn needs_quotes(bytes: &[u8]) -> bool {
 
 impl<W: Write> RowWriter<W> {
     /// A writer whose first record is the given header row; like every record, it reaches
-    /// `out` at the first [`RowWriter::flush`] or with the first chunk.
+    /// `out` with the first chunk, at the first [`RowWriter::flush`] or when the writer is
+    /// dropped.
     pub fn new(out: W, header: &[&str]) -> io::Result<Self> {
         let mut w = RowWriter::appending(out);
         for h in header {
