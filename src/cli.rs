@@ -36,7 +36,7 @@ pub const EXPLAIN_EXIT_CODES: &str = "\
 Exit codes:
   0  the puzzle was explained (solvable or not)
   1  the record is not a puzzle
-  2  usage or I/O error (no record at --line, unreadable input, a strategy that cannot be traced)";
+  2  usage or I/O error (no record at --line, unreadable input)";
 
 /// Solve, validate and benchmark large Sudoku corpora.
 #[derive(Debug, Parser)]
@@ -361,10 +361,9 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "NAME|INDEX")]
     pub column: Option<Column>,
 
-    /// Whose steps to show: bitmask (naked singles, fewest-candidates branching), candidates
-    /// (candidate lists with undo) or backtrack (plain cell-by-cell search).
-    #[arg(long, value_enum, default_value_t = Strategy::Bitmask)]
-    pub solver: Strategy,
+    /// Whose steps to show (`fast` and `singles` keep no step trace).
+    #[arg(long, value_enum, default_value_t = TracedStrategy::Bitmask)]
+    pub solver: TracedStrategy,
 
     /// Output format: readable text, or one JSON object per step (JSON lines).
     #[arg(long, value_enum, default_value_t = crate::explain::ExplainFormat::Text)]
@@ -414,6 +413,29 @@ pub struct BenchArgs {
     /// Print CSV instead of an aligned table.
     #[arg(long)]
     pub csv: bool,
+}
+
+/// A `--solver` value of `explain`: the strategies that keep a step trace, so that `--help`
+/// lists only those and any other is refused as the argument is parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TracedStrategy {
+    /// Bitmask candidates, naked singles, branching on the cell with the fewest candidates
+    Bitmask,
+    /// Candidate lists with an undo log, naked-single propagation, branching on the cell with
+    /// the fewest candidates
+    Candidates,
+    /// Plain cell-by-cell backtracking, digits 1 to 9 in turn
+    Backtrack,
+}
+
+impl From<TracedStrategy> for Strategy {
+    fn from(s: TracedStrategy) -> Strategy {
+        match s {
+            TracedStrategy::Bitmask => Strategy::Bitmask,
+            TracedStrategy::Candidates => Strategy::Candidates,
+            TracedStrategy::Backtrack => Strategy::Backtrack,
+        }
+    }
 }
 
 /// A `--solver` value of `bench`: one strategy, or all of them.

@@ -619,11 +619,18 @@ fn explain_reads_a_line_of_a_file_and_prints_json_lines() {
         Some(2),
         "line 3 is a comment, not a record"
     );
-    let out = bin()
-        .args(["explain", "--solver", "singles", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    for solver in ["singles", "fast"] {
+        let out = bin()
+            .args(["explain", "--solver", solver, "1"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("[possible values: bitmask, candidates, backtrack]"),
+            "{err}"
+        );
+    }
     let out = bin().args(["explain", "12x"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "not a puzzle");
 }

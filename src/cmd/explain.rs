@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use super::Exit;
 use crate::cli::ExplainArgs;
-use crate::explain::{ExplainError, ExplainOptions, can_explain, explain};
+use crate::explain::{ExplainError, ExplainOptions, explain};
 use crate::grid::Grid;
 use crate::pipeline::RunError;
 use crate::pipeline::read::{Column, ReadError, ReadOptions, Reader, RecordInput, Source};
@@ -13,12 +13,6 @@ use crate::pipeline::write_err;
 
 /// Runs `explain`.
 pub fn run(args: ExplainArgs) -> Result<Exit, RunError> {
-    if !can_explain(args.solver) {
-        return Err(usage(format!(
-            "the {} strategy cannot be traced; use bitmask, candidates or backtrack",
-            args.solver
-        )));
-    }
     let puzzle: Grid = match (&args.puzzle, &args.input, args.line) {
         (Some(text), _, _) => match text.parse() {
             Ok(g) => g,
@@ -57,7 +51,7 @@ pub fn run(args: ExplainArgs) -> Result<Exit, RunError> {
         _ => return Err(usage("give a PUZZLE, or --input FILE with --line N".into())),
     };
     let options = ExplainOptions {
-        strategy: args.solver,
+        strategy: args.solver.into(),
         format: args.format,
         max_steps: args.max_steps,
         max_guesses: args.max_guesses,
