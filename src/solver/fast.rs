@@ -830,6 +830,9 @@ impl State {
     /// documentation).
     #[inline(never)]
     fn hidden_pairs(&mut self) -> bool {
+        // Its answer is whether a word is dirty afterwards: one dirty before would read as a
+        // change, and the caller's loop would not end.
+        debug_assert_eq!(self.dirty, 0, "hidden pairs need the other rules' fixpoint");
         // Rows. Only empty cells count, so that a digit placed in the unit has none there.
         for b in 0..3 {
             let unsolved = self.unsolved[b];
