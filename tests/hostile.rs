@@ -280,6 +280,38 @@ fn truncated_gzip_writes_the_rows_before_it_then_exits_2() {
 }
 
 #[test]
+fn gzip_cut_within_the_first_batch_keeps_its_rows() {
+    // The first batch (32 records) is read before the reader thread starts, and an input that
+    // ends in it needs no thread: its records and its error must still both come out.
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt");
+    let text = std::fs::read_to_string(sample).unwrap();
+    let puzzles: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(20)
+        .collect();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all((puzzles.join("\n") + "\n").as_bytes())
+        .unwrap();
+    let gz = gz.finish().unwrap();
+    // Without its 8-byte trailer, every line decodes and then the stream is short.
+    let path = file(dir.path(), "short.txt.gz", &gz[..gz.len() - 8]);
+    for threads in ["1", "2"] {
+        let out = solve(&["-j", threads], &path);
+        assert_eq!(out.status.code(), Some(2), "-j {threads}");
+        assert!(
+            stderr(&out).contains("short.txt.gz: corrupt or truncated gzip data"),
+            "{}",
+            stderr(&out)
+        );
+        let got = rows(&out);
+        assert_eq!(got.len(), 20, "-j {threads}");
+        assert!(got.iter().all(|r| r.1 == "unique"));
+    }
+}
+
+#[test]
 fn binary_garbage_is_rows_not_a_crash() {
     let dir = tempfile::tempdir().unwrap();
     let mut rng = sudoku_batch::generate::Rng::new(9);

@@ -7,7 +7,8 @@
 //! flushes at every batch boundary, updates the progress bar and tallies the [`Summary`].
 //! Bounded channels keep at most a few batches in memory, so memory does not grow with the
 //! corpus. The first batches are small and each doubles the last, up to the batch size, so that
-//! solving starts before a whole batch is read.
+//! solving starts before a whole batch is read; from a regular file the first batch is read
+//! before the reader thread starts (and an input that fits in it needs no reader thread).
 //!
 //! Stopping ([`Config::stop`], set on Ctrl-C): no new batch is started once the flag is seen;
 //! the batches already started are finished, and their rows written and flushed, so the output
@@ -416,7 +417,6 @@ where
     let batch_size = config.batch_size.max(1);
     let (batch_tx, batch_rx) = sync_channel::<Vec<Record>>(2);
     let (row_tx, row_rx) = sync_channel::<Vec<Row>>(2);
-    let stop = config.stop.clone();
     let stopped = || {
         config
             .stop
@@ -429,36 +429,37 @@ where
     let (spare_batch_tx, spare_batch_rx) = channel::<Vec<Record>>();
     let (spare_rows_tx, spare_rows_rx) = channel::<Vec<Row>>();
 
-    let reader_thread = thread::Builder::new()
-        .name("reader".into())
-        .spawn(move || -> Result<bool, ReadError> {
-            let mut size = FIRST_BATCH.min(batch_size);
-            loop {
-                if stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
-                    return Ok(true);
-                }
-                let mut batch = spare_batch_rx
-                    .try_recv()
-                    .unwrap_or_else(|_| Vec::with_capacity(batch_size));
-                // A read error after some records: send those first, then report it, so the
-                // rows before a truncated gzip stream are all written.
-                let (more, error) = match reader.read_batch(&mut batch, size) {
-                    Ok(more) => (more, None),
-                    Err(e) => (!batch.is_empty(), Some(e)),
-                };
-                size = next_batch_size(size, batch_size);
-                if more && batch_tx.send(batch).is_err() {
-                    return Ok(false); // the solver stopped: the writer failed or a stop
-                }
-                if let Some(e) = error {
-                    return Err(e);
-                }
-                if !more {
-                    return Ok(false);
-                }
-            }
-        })
-        .map_err(|e| RunError::Threads(e.to_string()))?;
+    // A regular file never keeps a read waiting, so its first (small) batch is read here: the
+    // solvers then start at once instead of waiting for the reader thread to start and hand
+    // that batch over. The reader thread goes on from the second.
+    let mut size = FIRST_BATCH.min(batch_size);
+    let mut first_error = None;
+    let mut input_done = false;
+    if regular && !stopped() {
+        let mut batch = Vec::with_capacity(batch_size);
+        let more;
+        (more, first_error) = fill(&mut reader, &mut batch, size);
+        size = next_batch_size(size, batch_size);
+        input_done = !more || first_error.is_some();
+        if more {
+            // The channel is empty and has room: this does not wait.
+            let _ = batch_tx.send(batch);
+        }
+    }
+    // An input that fit in that batch (or failed) needs no reader thread at all.
+    let reader_thread = if input_done {
+        drop(batch_tx);
+        None
+    } else {
+        let batches = Batches {
+            size,
+            max: batch_size,
+            tx: batch_tx,
+            spare: spare_batch_rx,
+        };
+        Some(spawn_reader(reader, batches, config.stop.clone()))
+    }
+    .transpose()?;
 
     let mut write = write;
     let mut interrupted = false;
@@ -528,17 +529,76 @@ where
     // never ends (a terminal), so it is not waited for.
     let mut summary = written?;
     if !interrupted {
-        interrupted = reader_thread.join().unwrap_or_else(|_| {
-            Err(ReadError::Io {
-                path: config.source.display_name(),
-                source: io::Error::other("the reader thread panicked"),
-            })
-        })?;
+        interrupted = match reader_thread {
+            Some(thread) => thread.join().unwrap_or_else(|_| {
+                Err(ReadError::Io {
+                    path: config.source.display_name(),
+                    source: io::Error::other("the reader thread panicked"),
+                })
+            })?,
+            None => first_error.map_or(Ok(false), Err)?,
+        };
     }
     summary.interrupted = interrupted;
     (summary.resumed, summary.resumed_invalid) = resumed_rows;
     summary.wall = started.elapsed();
     Ok(summary)
+}
+
+/// Reads up to `size` records into `batch`: whether it holds any, and an error met after
+/// them. Records read before an error are kept, so that the rows before a truncated gzip stream
+/// are all written before the error is reported.
+fn fill(reader: &mut Reader, batch: &mut Vec<Record>, size: usize) -> (bool, Option<ReadError>) {
+    match reader.read_batch(batch, size) {
+        Ok(more) => (more, None),
+        Err(e) => (!batch.is_empty(), Some(e)),
+    }
+}
+
+/// Where the reader thread sends its batches, and how large they are.
+struct Batches {
+    /// The size of the next batch.
+    size: usize,
+    /// The size batches grow to.
+    max: usize,
+    /// The solving side.
+    tx: SyncSender<Vec<Record>>,
+    /// Emptied batch vectors coming back, to be filled again.
+    spare: Receiver<Vec<Record>>,
+}
+
+/// Starts the reader thread: it reads batches until the input ends, an error, a stop (then it
+/// returns true) or the solving side going away. Returns whether it stopped.
+fn spawn_reader(
+    mut reader: Reader,
+    mut batches: Batches,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<thread::JoinHandle<Result<bool, ReadError>>, RunError> {
+    thread::Builder::new()
+        .name("reader".into())
+        .spawn(move || -> Result<bool, ReadError> {
+            loop {
+                if stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    return Ok(true);
+                }
+                let mut batch = batches
+                    .spare
+                    .try_recv()
+                    .unwrap_or_else(|_| Vec::with_capacity(batches.max));
+                let (more, error) = fill(&mut reader, &mut batch, batches.size);
+                batches.size = next_batch_size(batches.size, batches.max);
+                if more && batches.tx.send(batch).is_err() {
+                    return Ok(false); // the solver stopped: the writer failed or a stop
+                }
+                if let Some(e) = error {
+                    return Err(e);
+                }
+                if !more {
+                    return Ok(false);
+                }
+            }
+        })
+        .map_err(|e| RunError::Threads(e.to_string()))
 }
 
 /// Whether the reader has sent its last batch and ended (checked when a stop arrives: a stop
