@@ -46,7 +46,7 @@ pub const DEFAULT_BATCH: usize = 1024;
 /// The size of the first batch: each later one doubles, up to the batch size. The solvers wait
 /// for the first batch: a whole one of 1,024 records reached them 0.35-0.47 ms after the
 /// reader thread started (2-3% of a run over the 1,465 puzzles of top1465), while 32 records
-/// are read in well under 0.1 ms.
+/// are read in under 0.1 ms.
 const FIRST_BATCH: usize = 32;
 
 /// The size of the batch after one of `size` records, when batches hold at most `max`: the
