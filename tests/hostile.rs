@@ -237,16 +237,19 @@ fn unreadable_inputs_exit_2_naming_the_file() {
     }
 }
 
+/// `bytes` compressed as one gzip member.
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(bytes).unwrap();
+    gz.finish().unwrap()
+}
+
 #[test]
 fn truncated_gzip_writes_the_rows_before_it_then_exits_2() {
     let dir = tempfile::tempdir().unwrap();
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt");
     let text = std::fs::read(sample).unwrap();
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    for _ in 0..10 {
-        gz.write_all(&text).unwrap();
-    }
-    let gz = gz.finish().unwrap();
+    let gz = gzip(&text.repeat(10));
     let path = file(dir.path(), "cut.txt.gz", &gz[..gz.len() / 2]);
     let out = solve(&[], &path);
     assert_eq!(out.status.code(), Some(2));
@@ -291,10 +294,7 @@ fn gzip_cut_within_the_first_batch_keeps_its_rows() {
         .filter(|l| !l.starts_with('#'))
         .take(20)
         .collect();
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    gz.write_all((puzzles.join("\n") + "\n").as_bytes())
-        .unwrap();
-    let gz = gz.finish().unwrap();
+    let gz = gzip((puzzles.join("\n") + "\n").as_bytes());
     // Without its 8-byte trailer, every line decodes and then the stream is short.
     let path = file(dir.path(), "short.txt.gz", &gz[..gz.len() - 8]);
     for threads in ["1", "2"] {

@@ -430,37 +430,36 @@ where
     let (spare_batch_tx, spare_batch_rx) = channel::<Vec<Record>>();
     let (spare_rows_tx, spare_rows_rx) = channel::<Vec<Row>>();
 
+    let mut batches = Batches {
+        size: FIRST_BATCH.min(batch_size),
+        max: batch_size,
+        tx: batch_tx,
+        spare: spare_batch_rx,
+    };
     // A regular file never keeps a read waiting, so its first (small) batch is read here: the
     // solvers then start at once instead of waiting for the reader thread to start and hand
     // that batch over. The reader thread goes on from the second.
-    let mut size = FIRST_BATCH.min(batch_size);
-    let mut first_error = None;
-    let mut input_done = false;
-    if regular && !stopped() {
-        let mut batch = Vec::with_capacity(batch_size);
-        let (more, error) = fill(&mut reader, &mut batch, size);
-        first_error = error;
-        size = next_batch_size(size, batch_size);
-        input_done = !more || first_error.is_some();
-        if more {
-            // The channel is empty and has room: this does not wait.
-            let _ = batch_tx.send(batch);
-        }
-    }
-    // An input that fit in that batch (or failed) needs no reader thread at all.
-    let reader_thread = if input_done {
-        drop(batch_tx);
-        None
+    let first = if regular && !stopped() {
+        Some(batches.send_next(&mut reader))
     } else {
-        let batches = Batches {
-            size,
-            max: batch_size,
-            tx: batch_tx,
-            spare: spare_batch_rx,
-        };
-        Some(spawn_reader(reader, batches, config.stop.clone()))
-    }
-    .transpose()?;
+        None
+    };
+    // An input that fit in that batch (or failed) needs no reader thread at all; dropping
+    // `batches` tells the solving side that the input has ended.
+    let (reader_thread, first_error) = match first {
+        Some(Ok(false)) => {
+            drop(batches);
+            (None, None)
+        }
+        Some(Err(e)) => {
+            drop(batches);
+            (None, Some(e))
+        }
+        _ => (
+            Some(spawn_reader(reader, batches, config.stop.clone())?),
+            None,
+        ),
+    };
 
     let mut write = write;
     let mut interrupted = false;
@@ -546,16 +545,6 @@ where
     Ok(summary)
 }
 
-/// Reads up to `size` records into `batch`: whether it holds any, and an error met after
-/// them. Records read before an error are kept, so that the rows before a truncated gzip stream
-/// are all written before the error is reported.
-fn fill(reader: &mut Reader, batch: &mut Vec<Record>, size: usize) -> (bool, Option<ReadError>) {
-    match reader.read_batch(batch, size) {
-        Ok(more) => (more, None),
-        Err(e) => (!batch.is_empty(), Some(e)),
-    }
-}
-
 /// Where the reader thread sends its batches, and how large they are.
 struct Batches {
     /// The size of the next batch.
@@ -566,6 +555,28 @@ struct Batches {
     tx: SyncSender<Vec<Record>>,
     /// Emptied batch vectors coming back, to be filled again.
     spare: Receiver<Vec<Record>>,
+}
+
+impl Batches {
+    /// Reads the next batch and sends it on: true while more may follow, false at the end of
+    /// the input or once the solving side has gone (the writer failed, or a stop). A read error
+    /// is returned after the records before it are sent, so that the rows before a truncated
+    /// gzip stream are all written.
+    fn send_next(&mut self, reader: &mut Reader) -> Result<bool, ReadError> {
+        let mut batch = self
+            .spare
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(self.max));
+        let (more, error) = match reader.read_batch(&mut batch, self.size) {
+            Ok(more) => (more, None),
+            Err(e) => (!batch.is_empty(), Some(e)),
+        };
+        self.size = next_batch_size(self.size, self.max);
+        if more && self.tx.send(batch).is_err() {
+            return Ok(false);
+        }
+        error.map_or(Ok(more), Err)
+    }
 }
 
 /// Starts the reader thread: it reads batches until the input ends, an error, a stop (then it
@@ -582,19 +593,7 @@ fn spawn_reader(
                 if stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
                     return Ok(true);
                 }
-                let mut batch = batches
-                    .spare
-                    .try_recv()
-                    .unwrap_or_else(|_| Vec::with_capacity(batches.max));
-                let (more, error) = fill(&mut reader, &mut batch, batches.size);
-                batches.size = next_batch_size(batches.size, batches.max);
-                if more && batches.tx.send(batch).is_err() {
-                    return Ok(false); // the solver stopped: the writer failed or a stop
-                }
-                if let Some(e) = error {
-                    return Err(e);
-                }
-                if !more {
+                if !batches.send_next(&mut reader)? {
                     return Ok(false);
                 }
             }
