@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::pipeline::Summary;
 use crate::pipeline::solve::Status;
 
-/// A progress display fed by the writer thread.
+/// A progress display fed by the writer stage, after each batch of rows.
 #[derive(Debug)]
 pub struct Progress {
     bar: Option<ProgressBar>,

@@ -279,6 +279,54 @@ fn rows_do_not_depend_on_threads_or_batch_size() {
 }
 
 #[test]
+fn one_thread_gives_the_same_results_from_small_and_large_files_and_stdin() {
+    // With one solver thread, a file of up to 256 KiB is read, solved and written all on the
+    // calling thread; a larger file, and stdin, go through reader and writer threads; more
+    // threads use the pool. Rows, solutions and summary must not depend on the way.
+    let dir = tempfile::tempdir().unwrap();
+    let mut small = std::fs::read(data("mixed.txt")).unwrap();
+    if !small.ends_with(b"\n") {
+        small.push(b'\n');
+    }
+    let sample = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt"));
+    let large = [&small[..], &sample.unwrap()].concat();
+    assert!(small.len() <= 256 * 1024 && large.len() > 256 * 1024);
+    for (name, bytes) in [("small.txt", small), ("large.txt", large)] {
+        let input = dir.path().join(name);
+        std::fs::write(&input, &bytes).unwrap();
+        let run = |threads: &str, stdin: bool| {
+            let solutions = dir.path().join(format!("{name}-{threads}-{stdin}.csv"));
+            let mut cmd = bin();
+            cmd.args(["solve", "-j", threads, "--emit-solutions"])
+                .arg(&solutions);
+            if stdin {
+                cmd.arg("-").write_stdin(bytes.clone());
+            } else {
+                cmd.arg(&input);
+            }
+            let out = cmd.output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+            // The summary without its first line, which holds the times.
+            let summary: Vec<String> = stderr.lines().skip(1).map(String::from).collect();
+            let solutions = std::fs::read_to_string(solutions).unwrap();
+            (out.status.code(), strip_times(&out), summary, solutions)
+        };
+        let file = run("1", false);
+        assert_eq!(file.0, Some(1), "{name}: invalid records among the rows");
+        assert!(file.1.lines().count() > 10, "{name}");
+        assert!(file.3.lines().count() > 1, "{name}");
+        for (threads, stdin) in [("1", true), ("2", false)] {
+            let other = run(threads, stdin);
+            let what = format!("{name}, -j {threads}, stdin {stdin}");
+            assert_same(&file.1, &other.1, &what);
+            assert_eq!(file.0, other.0, "{what}");
+            assert_eq!(file.2, other.2, "{what}");
+            assert_eq!(file.3, other.3, "{what}");
+        }
+    }
+}
+
+#[test]
 fn rows_keep_input_order_when_a_later_batch_finishes_first() {
     // One record per batch and two batches solved at once: the slow first record (counting
     // 20,000 solutions of the empty grid) finishes after the easy ones behind it, whose rows

@@ -158,6 +158,48 @@ fn sigint_and_sigterm_leave_a_prefix_of_the_full_result_and_exit_130() {
 }
 
 #[test]
+fn sigint_stops_a_small_file_solved_on_one_thread() {
+    // With one solver thread a small file is read, solved and written on the calling thread,
+    // with no reader or writer thread: a stop must still end the run at a batch boundary, every
+    // row before it whole and in order.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("empty-grids.txt");
+    let records = 2000;
+    std::fs::write(&input, format!("{}\n", ".".repeat(81)).repeat(records)).unwrap();
+    assert!(std::fs::metadata(&input).unwrap().len() <= 256 * 1024);
+    let output = dir.path().join("out.csv");
+    let args = [
+        "solve",
+        "-q",
+        "-j",
+        "1",
+        "--batch-size",
+        "4",
+        "--limit",
+        "20000",
+        "-o",
+    ];
+    let mut args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    args.extend([output.as_os_str(), input.as_os_str()]);
+    let (code, stderr) = signal_when_written(&args, &output, 2000, "INT");
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    let text = strip_times(&std::fs::read(&output).unwrap());
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert!(rows.len() < records, "stopped early: {} rows", rows.len());
+    assert!(
+        !rows.is_empty() && rows.len().is_multiple_of(4),
+        "whole batches: {}",
+        rows.len()
+    );
+    for (i, row) in rows.iter().enumerate() {
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields[0], (i + 1).to_string(), "in order");
+        assert_eq!((fields[2], fields[3]), ("multiple", "20000"), "{row}");
+    }
+}
+
+#[test]
 fn resume_after_sigint_matches_an_uninterrupted_run() {
     let dir = tempfile::tempdir().unwrap();
     let input = big_input(dir.path(), 4);
