@@ -551,11 +551,11 @@ where
 /// The largest file a run with one solver thread reads, solves and writes all on the calling
 /// thread, without a reader and a writer thread (256 KiB, about 3,000 lines of 81 cells). Those
 /// threads pay on a long run, where reading and writing on the other core keep the solver from
-/// doing it, but handing batches between threads costs more than that on a short one: waking a
-/// thread on the other core takes tens of microseconds on a virtual machine, and records and
-/// rows cross cores. All on one thread, the 1,465 puzzles of top1465 ran 5-7% faster and its
-/// first 100 10-18%; the 49,151 of 17_clue, whose puzzles take a few microseconds each, ran
-/// 5-7% slower.
+/// doing it, but on a short run they cost more than they save: starting them and handing
+/// batches over and back took about 0.4-0.5 ms of a run over 100 puzzles. All on one thread,
+/// the 1,465 puzzles of top1465 ran 3-8% faster and its first 100 about 10%; the 49,151 of
+/// 17_clue, whose puzzles take a few microseconds each, ran 3-7% slower. Around 800 KB (10,000
+/// lines) the two ways ran alike.
 const INLINE_BYTES: u64 = 256 * 1024;
 
 /// Reads, solves and writes the whole input on the calling thread, batch after batch. Returns
