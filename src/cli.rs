@@ -148,7 +148,7 @@ pub struct SolverArgs {
     #[arg(long, value_name = "N")]
     pub max_guesses: Option<u64>,
 
-    /// Solver threads. Default: one per core (also what 0 asks for).
+    /// Solver threads. Default: one per CPU this process may use (also what 0 asks for).
     #[arg(long, short = 'j', value_name = "N", default_value_t)]
     #[arg(hide_default_value = true)]
     pub threads: usize,

@@ -282,7 +282,8 @@ fn rows_do_not_depend_on_threads_or_batch_size() {
 fn one_thread_gives_the_same_results_from_small_and_large_files_and_stdin() {
     // With one solver thread, a file of up to 256 KiB is read, solved and written all on the
     // calling thread; a larger file, and stdin, go through reader and writer threads; more
-    // threads use the pool. Rows, solutions and summary must not depend on the way.
+    // threads use the pool. The default on one CPU (pinned with `taskset`, where it exists) is
+    // one solver thread. Rows, solutions and summary must not depend on the way.
     let dir = tempfile::tempdir().unwrap();
     let mut small = std::fs::read(data("mixed.txt")).unwrap();
     if !small.ends_with(b"\n") {
@@ -294,9 +295,18 @@ fn one_thread_gives_the_same_results_from_small_and_large_files_and_stdin() {
     for (name, bytes) in [("small.txt", small), ("large.txt", large)] {
         let input = dir.path().join(name);
         std::fs::write(&input, &bytes).unwrap();
-        let run = |threads: &str, stdin: bool| {
-            let solutions = dir.path().join(format!("{name}-{threads}-{stdin}.csv"));
-            let mut cmd = bin();
+        let run = |threads: &str, stdin: bool, pinned: bool| {
+            let solutions = dir
+                .path()
+                .join(format!("{name}-{threads}-{stdin}-{pinned}.csv"));
+            let mut cmd = if pinned {
+                let mut cmd = Command::new("taskset");
+                cmd.args(["-c", "0"])
+                    .arg(assert_cmd::cargo::cargo_bin("sudoku-batch"));
+                cmd
+            } else {
+                bin()
+            };
             cmd.args(["solve", "-j", threads, "--emit-solutions"])
                 .arg(&solutions);
             if stdin {
@@ -311,13 +321,21 @@ fn one_thread_gives_the_same_results_from_small_and_large_files_and_stdin() {
             let solutions = std::fs::read_to_string(solutions).unwrap();
             (out.status.code(), strip_times(&out), summary, solutions)
         };
-        let file = run("1", false);
+        let file = run("1", false, false);
         assert_eq!(file.0, Some(1), "{name}: invalid records among the rows");
         assert!(file.1.lines().count() > 10, "{name}");
         assert!(file.3.lines().count() > 1, "{name}");
-        for (threads, stdin) in [("1", true), ("2", false)] {
-            let other = run(threads, stdin);
-            let what = format!("{name}, -j {threads}, stdin {stdin}");
+        let taskset = std::process::Command::new("taskset")
+            .args(["-c", "0", "true"])
+            .output()
+            .is_ok_and(|out| out.status.success());
+        let mut ways = vec![("1", true, false), ("2", false, false)];
+        if taskset {
+            ways.push(("0", false, true));
+        }
+        for (threads, stdin, pinned) in ways {
+            let other = run(threads, stdin, pinned);
+            let what = format!("{name}, -j {threads}, stdin {stdin}, pinned {pinned}");
             assert_same(&file.1, &other.1, &what);
             assert_eq!(file.0, other.0, "{what}");
             assert_eq!(file.2, other.2, "{what}");
