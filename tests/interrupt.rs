@@ -60,9 +60,20 @@ fn full_run(input: &Path) -> String {
 /// Starts a solve of `input` into `output`, waits for some rows to appear, sends `signal` and
 /// returns the exit code and stderr.
 fn interrupt(input: &Path, output: &Path, signal: &str) -> (Option<i32>, String) {
-    let args = ["solve", "-q", "--batch-size", "64", "-j", "2", "-o"];
+    let args = ["solve", "-q", "--batch-size", "64", "-j", "2"];
+    interrupt_run(&args, input, output, signal)
+}
+
+/// Runs `sudoku-batch ARGS -o OUTPUT INPUT`, waits until `output` holds 2,000 bytes (some
+/// rows), sends `signal` and returns the exit code and stderr.
+fn interrupt_run(
+    args: &[&str],
+    input: &Path,
+    output: &Path,
+    signal: &str,
+) -> (Option<i32>, String) {
     let mut args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
-    args.extend([output.as_os_str(), input.as_os_str()]);
+    args.extend([OsStr::new("-o"), output.as_os_str(), input.as_os_str()]);
     signal_when_written(&args, output, 2000, signal)
 }
 
@@ -177,11 +188,8 @@ fn sigint_stops_a_small_file_solved_on_one_thread() {
         "4",
         "--limit",
         "20000",
-        "-o",
     ];
-    let mut args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
-    args.extend([output.as_os_str(), input.as_os_str()]);
-    let (code, stderr) = signal_when_written(&args, &output, 2000, "INT");
+    let (code, stderr) = interrupt_run(&args, &input, &output, "INT");
     assert_eq!(code, Some(130), "{stderr}");
     assert!(stderr.contains("interrupted"), "{stderr}");
     let text = strip_times(&std::fs::read(&output).unwrap());
@@ -546,19 +554,8 @@ fn sigint_stops_validate_cleanly_too() {
     let dir = tempfile::tempdir().unwrap();
     let input = big_input(dir.path(), 40);
     let output = dir.path().join("report.csv");
-    let args = [
-        "validate",
-        "--all",
-        "-q",
-        "--batch-size",
-        "64",
-        "-j",
-        "2",
-        "-o",
-    ];
-    let mut args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
-    args.extend([output.as_os_str(), input.as_os_str()]);
-    let (code, stderr) = signal_when_written(&args, &output, 2000, "INT");
+    let args = ["validate", "--all", "-q", "--batch-size", "64", "-j", "2"];
+    let (code, stderr) = interrupt_run(&args, &input, &output, "INT");
     assert_eq!(code, Some(130), "{stderr}");
     let bytes = std::fs::read(&output).unwrap();
     assert!(bytes.ends_with(b"\n"), "no partial last row");
