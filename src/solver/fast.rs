@@ -398,39 +398,28 @@ static CELL_UNITS: [u32; CELLS] = {
     t
 };
 
-/// The cells of a band in the rows given by three bits.
-static SPREAD_ROWS: [u32; 8] = {
+/// For each set of three bits `m`: the union of `part << (step * i)` over the bits `i` of `m`.
+const fn spread(part: u32, step: u32) -> [u32; 8] {
     let mut t = [0u32; 8];
     let mut m = 0;
     while m < 8 {
-        let mut r = 0;
-        while r < 3 {
-            if m >> r & 1 != 0 {
-                t[m] |= 0x1FF << (9 * r);
+        let mut i = 0;
+        while i < 3 {
+            if m >> i & 1 != 0 {
+                t[m] |= part << (step * i as u32);
             }
-            r += 1;
+            i += 1;
         }
         m += 1;
     }
     t
-};
+}
+
+/// The cells of a band in the rows given by three bits.
+static SPREAD_ROWS: [u32; 8] = spread(0x1FF, 9);
 
 /// The cells of a band in the boxes given by three bits.
-static SPREAD_BOXES: [u32; 8] = {
-    let mut t = [0u32; 8];
-    let mut m = 0;
-    while m < 8 {
-        let mut k = 0;
-        while k < 3 {
-            if m >> k & 1 != 0 {
-                t[m] |= 0x1C0E07 << (3 * k);
-            }
-            k += 1;
-        }
-        m += 1;
-    }
-    t
-};
+static SPREAD_BOXES: [u32; 8] = spread(BOX0, 3);
 
 /// The search state; see the module documentation for the layout.
 #[derive(Clone, Copy)]
@@ -1262,6 +1251,16 @@ mod tests {
         let before = s.cand;
         assert!(!s.hidden_pairs());
         assert_eq!(s.cand, before);
+    }
+
+    #[test]
+    fn spread_tables_give_the_rows_and_boxes_of_three_bits() {
+        assert_eq!(SPREAD_ROWS[0], 0);
+        assert_eq!(SPREAD_ROWS[0b101], 0x1FF | 0x1FF << 18);
+        assert_eq!(SPREAD_ROWS[7], BAND);
+        assert_eq!(SPREAD_BOXES[0], 0);
+        assert_eq!(SPREAD_BOXES[0b010], 0b111 << 3 | 0b111 << 12 | 0b111 << 21);
+        assert_eq!(SPREAD_BOXES[7], BAND);
     }
 
     #[test]
