@@ -133,23 +133,14 @@ static KEEP: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut g = 0;
     while g < 512 {
-        let mut p = 0;
-        while p < 6 {
-            let perm = PERMS[p];
-            let mut edges = 0u32;
-            let mut r = 0;
-            while r < 3 {
-                edges |= 1 << (3 * r + perm[r]);
-                r += 1;
+        // Row `r` keeps box `k` (its three cells) when the edge `3r + k` is in a matching.
+        let matched = MATCHED[g] as u32;
+        let mut e = 0;
+        while e < 9 {
+            if matched >> e & 1 != 0 {
+                t[g] |= 7 << (9 * (e / 3) + 3 * (e % 3));
             }
-            if g as u32 & edges == edges {
-                let mut r = 0;
-                while r < 3 {
-                    t[g] |= 7 << (9 * r + 3 * perm[r]);
-                    r += 1;
-                }
-            }
-            p += 1;
+            e += 1;
         }
         g += 1;
     }
@@ -1272,6 +1263,17 @@ mod tests {
         assert_eq!(KEEP[g], 0x7 | 0x1F8 << 9 | 0x1F8 << 18);
         // Rows 0 and 1 both only in box 0: no matching.
         assert_eq!(KEEP[0b001 | 0b001 << 3 | 0b111 << 6], 0);
+        // Every graph: the cells of every perfect matching it holds, from the definition.
+        for g in 0..512u32 {
+            let mut cells = 0;
+            for perm in PERMS {
+                let edges: u32 = (0..3).map(|r| 1 << (3 * r + perm[r])).sum();
+                if g & edges == edges {
+                    cells |= (0..3).map(|r| 7 << (9 * r + 3 * perm[r])).sum::<u32>();
+                }
+            }
+            assert_eq!(KEEP[g as usize], cells, "graph {g:#011b}");
+        }
     }
 
     #[test]
