@@ -317,7 +317,8 @@ pub(crate) fn write_err(path: &str) -> impl FnOnce(io::Error) -> RunError + '_ {
     }
 }
 
-/// Builds the rayon pool for `threads` workers (0: one per core).
+/// Builds the rayon pool for `threads` workers (0: as many as `RAYON_NUM_THREADS` says, or
+/// one per CPU the process may use).
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -326,7 +327,7 @@ pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
         .map_err(|e| RunError::Threads(e.to_string()))
 }
 
-/// Whether a run with `threads` solver threads (0: one per core) has a single one: asked for,
+/// Whether a run with `threads` solver threads (0: one per CPU) has a single one: asked for,
 /// or the default where the process may use one CPU only (`taskset`, a container's CPU quota),
 /// unless `RAYON_NUM_THREADS` says otherwise. Such a run solves on the calling thread: a pool
 /// of one worker, beside the reader and writer threads on that one CPU, made a run over top1465
