@@ -345,6 +345,35 @@ fn one_thread_gives_the_same_results_from_small_and_large_files_and_stdin() {
 }
 
 #[test]
+fn a_terminal_on_stdin_gets_a_hint_and_a_pipe_does_not() {
+    let hint = "reading puzzles from the terminal";
+    let puzzle =
+        "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
+    let piped = bin()
+        .args(["solve", "-qq"])
+        .write_stdin(format!("{puzzle}\n"))
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&piped.stderr).contains(hint));
+    // A terminal, where util-linux's `script` can make one: the puzzle, then Ctrl-D.
+    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
+    let Ok(out) = Command::new("script")
+        .args(["-qec", &format!("{} solve -qq", exe.display()), "/dev/null"])
+        .write_stdin(format!("{puzzle}\n\x04"))
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+    else {
+        return;
+    };
+    if out.status.code() == Some(0) {
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(hint), "{text}");
+        assert!(text.contains(",unique,1,"), "{text}");
+    }
+}
+
+#[test]
 fn rows_keep_input_order_when_a_later_batch_finishes_first() {
     // One record per batch and two batches solved at once: the slow first record (counting
     // 20,000 solutions of the empty grid) finishes after the easy ones behind it, whose rows

@@ -89,3 +89,19 @@ fn print_summary(summary: &crate::pipeline::Summary) {
     let mut err = std::io::stderr().lock();
     let _ = crate::progress::write_summary(&mut err, summary);
 }
+
+/// Tells someone at a terminal that a command with no INPUT is waiting for puzzles typed on
+/// standard input, which would otherwise look like a hang. Only when both stdin and stderr are
+/// terminals: piped input, and logs, see nothing.
+fn hint_if_reading_a_terminal(source: &crate::pipeline::read::Source) {
+    use std::io::IsTerminal;
+    if matches!(source, crate::pipeline::read::Source::Stdin)
+        && std::io::stdin().is_terminal()
+        && std::io::stderr().is_terminal()
+    {
+        eprintln!(
+            "sudoku-batch: reading puzzles from the terminal, one per line; end with Ctrl-D \
+             (or give an INPUT file)"
+        );
+    }
+}

@@ -27,6 +27,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
             Output::from_arg(args.output.output.as_deref()),
         )
     };
+    super::hint_if_reading_a_terminal(&config.source);
     let summary = pipeline::run(&config)?;
     if args.output.summary() {
         print_summary(&summary);

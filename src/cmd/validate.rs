@@ -260,6 +260,7 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
     };
     let mut checker = Checker::new(args.duplicates, args.min_clues);
     let all = args.all;
+    super::hint_if_reading_a_terminal(&config.source);
     let summary = pipeline::run_with(&config, &COLUMNS, |w, row| {
         let problem = checker.check(row);
         if problem.is_empty() && !all {
