@@ -571,7 +571,7 @@ where
 /// threads pay on a long run, where reading and writing on the other core keep the solver from
 /// doing it, but on a short run they cost more than they save: starting them and handing
 /// batches over and back took about 0.4-0.5 ms of a run over 100 puzzles. All on one thread,
-/// the 1,465 puzzles of top1465 ran 3-8% faster and its first 100 about 10%; the 49,151 of
+/// the 1,465 puzzles of top1465 ran 3-8% faster and its first 100 about 10%; the 49,158 of
 /// 17_clue, whose puzzles take a few microseconds each, ran 3-7% slower. Around 800 KB (10,000
 /// lines) the two ways ran alike.
 const INLINE_BYTES: u64 = 256 * 1024;
