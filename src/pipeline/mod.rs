@@ -460,7 +460,7 @@ where
     // A small file with one solver thread is read, solved and written right here, batch after
     // batch, and no thread is started.
     if pool.is_none() && regular && reader.size().is_some_and(|n| n <= INLINE_BYTES) {
-        let interrupted = solve_inline(&mut reader, &mut sink, config, &stopped)?;
+        let interrupted = solve_inline(&mut reader, &mut sink, batch_size, config, &stopped)?;
         return Ok(finish(sink.finish(), interrupted));
     }
     let (batch_tx, batch_rx) = sync_channel::<Vec<Record>>(2);
@@ -576,16 +576,16 @@ where
 /// lines) the two ways ran alike.
 const INLINE_BYTES: u64 = 256 * 1024;
 
-/// Reads, solves and writes the whole input on the calling thread, batch after batch. Returns
-/// whether a stop interrupted the input. A read error is returned after the rows of the records
-/// before it are written.
+/// Reads, solves and writes the whole input on the calling thread, in batches growing to `max`
+/// records as the reader thread's do. Returns whether a stop interrupted the input. A read error
+/// is returned after the rows of the records before it are written.
 fn solve_inline<W: WriteRow>(
     reader: &mut Reader,
     sink: &mut Sink<W>,
+    max: usize,
     config: &Config,
     stopped: &dyn Fn() -> bool,
 ) -> Result<bool, RunError> {
-    let max = config.batch_size.max(1);
     let mut size = FIRST_BATCH.min(max);
     let mut batch = Vec::with_capacity(size);
     let mut rows = Vec::new();
