@@ -134,14 +134,7 @@ static KEEP: [u32; 512] = {
     let mut g = 0;
     while g < 512 {
         // Row `r` keeps box `k` (its three cells) when the edge `3r + k` is in a matching.
-        let matched = MATCHED[g] as u32;
-        let mut e = 0;
-        while e < 9 {
-            if matched >> e & 1 != 0 {
-                t[g] |= 7 << (9 * (e / 3) + 3 * (e % 3));
-            }
-            e += 1;
-        }
+        t[g] = minirow_cells(MATCHED[g] as u32);
         g += 1;
     }
     t
@@ -315,8 +308,8 @@ fn three_each(may: Tally, sure: Tally, all: u32) -> Option<(u32, u32)> {
 
 /// The cells of a set of minirows (row-by-box edges, bit `3r + k`).
 #[inline(always)]
-fn minirow_cells(edges: u32) -> u32 {
-    const SPREAD: [u32; 8] = [0, 0x7, 0x38, 0x3F, 0x1C0, 0x1C7, 0x1F8, 0x1FF];
+const fn minirow_cells(edges: u32) -> u32 {
+    const SPREAD: [u32; 8] = spread(0x7, 3);
     SPREAD[(edges & 7) as usize]
         | SPREAD[(edges >> 3 & 7) as usize] << 9
         | SPREAD[(edges >> 6 & 7) as usize] << 18
