@@ -8,7 +8,7 @@
 use std::io::Cursor;
 
 use crate::grid::{CELLS, Grid};
-use crate::pipeline::read::{Column, Format, Header, ReadOptions, Reader, RecordInput};
+use crate::pipeline::read::{Column, Format, GZIP_MAGIC, Header, ReadOptions, Reader, RecordInput};
 use crate::solver::{Limits, Strategy};
 
 /// Guess budget of the solver target: enough for most puzzles, small enough that an empty-ish
@@ -60,7 +60,7 @@ fn read_all(data: &[u8], options: &ReadOptions) -> usize {
     }
     // A record takes at least one byte of the text it is read from, and gzip input expands:
     // deflate writes at most 1,032 bytes for each byte it reads (zlib's documented limit).
-    let text_bytes = if data.starts_with(&[0x1f, 0x8b]) {
+    let text_bytes = if data.starts_with(&GZIP_MAGIC) {
         data.len() * 1032
     } else {
         data.len()

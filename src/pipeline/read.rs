@@ -264,6 +264,9 @@ const BUF_SIZE: usize = 256 * 1024;
 /// 0.2 ms for top1465's 120 KB, while the solvers waited. Later reads double up to the buffer.
 const FIRST_READ: usize = 16 * 1024;
 
+/// The first two bytes of a gzip stream: an input that starts with them is decompressed.
+pub(crate) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
 /// Says in decompression errors that the gzip data is at fault: flate2's own messages
 /// ("incomplete deflate stream") do not tell a user that the file is truncated or corrupt.
 struct GzipErrors<R>(R);
@@ -355,7 +358,7 @@ impl Reader {
         let is_gzip = buffered
             .fill_buf()
             .map_err(io_err)?
-            .starts_with(&[0x1f, 0x8b]);
+            .starts_with(&GZIP_MAGIC);
         let input: Box<dyn BufRead + Send> = if is_gzip {
             Box::new(BufReader::with_capacity(
                 BUF_SIZE,
