@@ -458,8 +458,9 @@ where
             .is_some_and(|s| s.load(Ordering::Relaxed))
     };
     // A small file with one solver thread is read, solved and written right here, batch after
-    // batch, and no thread is started.
-    if pool.is_none() && regular && reader.size().is_some_and(|n| n <= INLINE_BYTES) {
+    // batch, and no thread is started. A regular file of no size is empty, or one of the small
+    // files of /proc that report none.
+    if pool.is_none() && regular && reader.size().is_none_or(|n| n <= INLINE_BYTES) {
         let interrupted = solve_inline(&mut reader, &mut sink, batch_size, config, &stopped)?;
         return Ok(finish(sink.finish(), interrupted));
     }
