@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{Exit, stop_on_signal};
+use super::{Exit, stop_on_signal, to_stderr};
 use crate::cli::GenerateArgs;
 use crate::generate::{Rng, Spec, puzzle, random_solution};
 use crate::grid::CELLS;
@@ -146,13 +146,8 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
         } else {
             ("puzzle", "puzzles")
         };
-        let _ = progress::write_generated(
-            &mut std::io::stderr().lock(),
-            written,
-            noun,
-            started.elapsed(),
-            interrupted,
-        );
+        let wall = started.elapsed();
+        to_stderr(|out| progress::write_generated(out, written, noun, wall, interrupted));
     }
     Ok(if interrupted {
         Exit::Interrupted

@@ -86,8 +86,19 @@ pub fn stop_on_signal() -> Option<Arc<AtomicBool>> {
 
 /// Prints the end-of-run summary on stderr.
 fn print_summary(summary: &crate::pipeline::Summary) {
-    let mut err = std::io::stderr().lock();
-    let _ = crate::progress::write_summary(&mut err, summary);
+    to_stderr(|out| crate::progress::write_summary(out, summary));
+}
+
+/// Writes what `write` produces to stderr in one piece. Stderr is unbuffered, so writing a
+/// summary to it directly costs a system call for every formatted piece (about twenty), and
+/// another process writing to the same terminal or log could cut into it. Errors are ignored:
+/// a summary that cannot be shown must not fail a run whose results are written.
+fn to_stderr(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) {
+    use std::io::Write;
+    let mut text = Vec::with_capacity(256);
+    if write(&mut text).is_ok() {
+        let _ = std::io::stderr().lock().write_all(&text);
+    }
 }
 
 /// Tells someone at a terminal that a command with no INPUT is waiting for puzzles typed on

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use super::{Exit, print_summary};
+use super::{Exit, to_stderr};
 use crate::cli::ValidateArgs;
 use crate::grid::Grid;
 use crate::pipeline::read::{Expected, ReadOptions, RecordInput, Source};
@@ -271,8 +271,10 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
         w.end_record()
     })?;
     if args.output.summary() {
-        print_summary(&summary);
-        let _ = checker.write_summary(&mut std::io::stderr().lock());
+        to_stderr(|out| {
+            crate::progress::write_summary(out, &summary)?;
+            checker.write_summary(out)
+        });
     }
     Ok(if summary.interrupted {
         Exit::Interrupted
