@@ -326,18 +326,28 @@ const HEADERS: [&str; 11] = [
     "aborted",
 ];
 
+/// A figure taken over the corpus's puzzles (a rate, a mean), with `decimals` decimals; `none`
+/// for a corpus with no puzzle, which has none of them.
+fn per_puzzle(row: &BenchRow, value: f64, decimals: usize, none: &str) -> String {
+    if row.puzzles == 0 {
+        none.to_string()
+    } else {
+        format!("{value:.decimals$}")
+    }
+}
+
 fn cells(row: &BenchRow) -> [String; 11] {
     [
         row.file.clone(),
         row.strategy.name().to_string(),
         row.puzzles.to_string(),
         row.invalid.to_string(),
-        format!("{:.0}", row.median_rate),
-        format!("{:.0}", row.min_rate),
-        format!("{:.0}", row.max_rate),
-        format!("{:.2}", row.micros_per_puzzle()),
-        format!("{:.1}", row.no_guess_percent),
-        format!("{:.2}", row.guesses_per_puzzle),
+        per_puzzle(row, row.median_rate, 0, "-"),
+        per_puzzle(row, row.min_rate, 0, "-"),
+        per_puzzle(row, row.max_rate, 0, "-"),
+        per_puzzle(row, row.micros_per_puzzle(), 2, "-"),
+        per_puzzle(row, row.no_guess_percent, 1, "-"),
+        per_puzzle(row, row.guesses_per_puzzle, 2, "-"),
         row.aborted.to_string(),
     ]
 }
@@ -398,12 +408,12 @@ pub fn render_csv(rows: &[BenchRow]) -> String {
             r.strategy.name().to_string(),
             r.puzzles.to_string(),
             r.invalid.to_string(),
-            format!("{:.1}", r.median_rate),
-            format!("{:.1}", r.min_rate),
-            format!("{:.1}", r.max_rate),
-            format!("{:.3}", r.micros_per_puzzle()),
-            format!("{:.2}", r.no_guess_percent),
-            format!("{:.3}", r.guesses_per_puzzle),
+            per_puzzle(r, r.median_rate, 1, ""),
+            per_puzzle(r, r.min_rate, 1, ""),
+            per_puzzle(r, r.max_rate, 1, ""),
+            per_puzzle(r, r.micros_per_puzzle(), 3, ""),
+            per_puzzle(r, r.no_guess_percent, 2, ""),
+            per_puzzle(r, r.guesses_per_puzzle, 3, ""),
             r.aborted.to_string(),
         ]);
     }
@@ -443,6 +453,22 @@ top1465  fast        1465        0     250000  225000  275000       4.00        
 top1465  singles     1465        3      20000   18000   22000      50.00        12.5            9.05        0
 ";
         assert_eq!(t, expected);
+    }
+
+    /// A corpus with no puzzle has no rate and no mean: the table shows `-`, the CSV leaves the
+    /// fields empty, rather than a rate of 0 and infinite microseconds per puzzle.
+    #[test]
+    fn a_corpus_without_puzzles_has_no_rate() {
+        let mut empty = row("empty", Strategy::Fast, 0.0);
+        (empty.puzzles, empty.invalid) = (0, 2);
+        let table = render_table(&[empty.clone()]);
+        let cells: Vec<&str> = table.lines().nth(1).unwrap().split_whitespace().collect();
+        assert_eq!(
+            cells,
+            ["empty", "fast", "0", "2", "-", "-", "-", "-", "-", "-", "0"]
+        );
+        let csv = render_csv(&[empty]);
+        assert_eq!(csv.lines().nth(1), Some("empty,fast,0,2,,,,,,,0"));
     }
 
     #[test]

@@ -63,8 +63,9 @@ pub enum Command {
     /// Files are read like the input of `solve` (text, CSV or grid blocks; `.gz` is
     /// decompressed; --format, --column, --header) and loaded into memory first, so only
     /// solving is timed. Records that are not puzzles are skipped and counted (the `invalid`
-    /// column of --csv). With several solvers the runs are interleaved, so that their ratios
-    /// come from the same moments of a shared machine.
+    /// column of --csv); a file with no puzzle shows `-` for its rates and means (empty fields
+    /// in --csv). With several solvers the runs are interleaved, so that their ratios come from
+    /// the same moments of a shared machine.
     #[command(after_help = BENCH_EXIT_CODES)]
     Bench(BenchArgs),
     /// Show step by step how one puzzle is solved: candidates, forced placements, guesses, dead

@@ -356,20 +356,23 @@ fn a_terminal_on_stdin_gets_a_hint_and_a_pipe_does_not() {
         .unwrap();
     assert_eq!(piped.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&piped.stderr).contains(hint));
-    // A terminal, where util-linux's `script` can make one: the puzzle, then Ctrl-D.
+    // A terminal, where util-linux's `script` can make one: the puzzle, then Ctrl-D. `bench`
+    // reads its stdin whole before timing it, so it says so too.
     let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
-    let Ok(out) = Command::new("script")
-        .args(["-qec", &format!("{} solve -qq", exe.display()), "/dev/null"])
-        .write_stdin(format!("{puzzle}\n\x04"))
-        .timeout(std::time::Duration::from_secs(30))
-        .output()
-    else {
-        return;
-    };
-    if out.status.code() == Some(0) {
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(text.contains(hint), "{text}");
-        assert!(text.contains(",unique,1,"), "{text}");
+    for (command, result) in [("solve -qq", ",unique,1,"), ("bench --csv", ",fast,1,0,")] {
+        let Ok(out) = Command::new("script")
+            .args(["-qec", &format!("{} {command}", exe.display()), "/dev/null"])
+            .write_stdin(format!("{puzzle}\n\x04"))
+            .timeout(std::time::Duration::from_secs(30))
+            .output()
+        else {
+            return;
+        };
+        if out.status.code() == Some(0) {
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(text.contains(hint), "{command}: {text}");
+            assert!(text.contains(result), "{command}: {text}");
+        }
     }
 }
 

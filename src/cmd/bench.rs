@@ -8,6 +8,7 @@ use super::Exit;
 use crate::bench::{self, BenchConfig, BenchError};
 use crate::cli::{BenchArgs, SolverChoice};
 use crate::pipeline::RunError;
+use crate::pipeline::read::Source;
 use crate::pipeline::write_err;
 use crate::solver::Limits;
 
@@ -18,6 +19,10 @@ pub fn run(args: BenchArgs) -> Result<Exit, RunError> {
     } else {
         args.files.clone()
     };
+    // Each corpus is read whole before it is timed: at a terminal that waits for Ctrl-D.
+    for path in &paths {
+        super::hint_if_reading_a_terminal(&Source::from_arg(Some(path)));
+    }
     let config = BenchConfig {
         paths,
         read: args.read.options(),
