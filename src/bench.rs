@@ -326,35 +326,48 @@ const HEADERS: [&str; 11] = [
     "aborted",
 ];
 
-/// A figure taken over the corpus's puzzles (a rate, a mean), with `decimals` decimals; `none`
-/// for a corpus with no puzzle, which has none of them.
-fn per_puzzle(row: &BenchRow, value: f64, decimals: usize, none: &str) -> String {
-    if row.puzzles == 0 {
-        none.to_string()
+/// The fields of a row, for the table (`csv` false: rounded for reading, `-` where a corpus
+/// with no puzzle has no figure) or for CSV (more decimals, an empty field there).
+fn fields(row: &BenchRow, csv: bool) -> [String; 11] {
+    let (decimals, none) = if csv {
+        ([1, 1, 1, 3, 2, 3], "")
     } else {
-        format!("{value:.decimals$}")
-    }
-}
-
-fn cells(row: &BenchRow) -> [String; 11] {
+        ([0, 0, 0, 2, 1, 2], "-")
+    };
+    // Rates and means over the corpus's puzzles.
+    let figures = [
+        row.median_rate,
+        row.min_rate,
+        row.max_rate,
+        row.micros_per_puzzle(),
+        row.no_guess_percent,
+        row.guesses_per_puzzle,
+    ];
+    let figure = |i: usize| {
+        if row.puzzles == 0 {
+            none.to_string()
+        } else {
+            format!("{:.*}", decimals[i], figures[i])
+        }
+    };
     [
         row.file.clone(),
         row.strategy.name().to_string(),
         row.puzzles.to_string(),
         row.invalid.to_string(),
-        per_puzzle(row, row.median_rate, 0, "-"),
-        per_puzzle(row, row.min_rate, 0, "-"),
-        per_puzzle(row, row.max_rate, 0, "-"),
-        per_puzzle(row, row.micros_per_puzzle(), 2, "-"),
-        per_puzzle(row, row.no_guess_percent, 1, "-"),
-        per_puzzle(row, row.guesses_per_puzzle, 2, "-"),
+        figure(0),
+        figure(1),
+        figure(2),
+        figure(3),
+        figure(4),
+        figure(5),
         row.aborted.to_string(),
     ]
 }
 
 /// The rows as an aligned text table: names left-aligned, numbers right-aligned.
 pub fn render_table(rows: &[BenchRow]) -> String {
-    let body: Vec<[String; 11]> = rows.iter().map(cells).collect();
+    let body: Vec<[String; 11]> = rows.iter().map(|r| fields(r, false)).collect();
     let mut widths = HEADERS.map(str::len);
     for r in &body {
         for (w, c) in widths.iter_mut().zip(r) {
@@ -403,19 +416,7 @@ pub fn render_csv(rows: &[BenchRow]) -> String {
         "aborted",
     ]);
     for r in rows {
-        let _ = w.write_record([
-            r.file.clone(),
-            r.strategy.name().to_string(),
-            r.puzzles.to_string(),
-            r.invalid.to_string(),
-            per_puzzle(r, r.median_rate, 1, ""),
-            per_puzzle(r, r.min_rate, 1, ""),
-            per_puzzle(r, r.max_rate, 1, ""),
-            per_puzzle(r, r.micros_per_puzzle(), 3, ""),
-            per_puzzle(r, r.no_guess_percent, 2, ""),
-            per_puzzle(r, r.guesses_per_puzzle, 3, ""),
-            r.aborted.to_string(),
-        ]);
+        let _ = w.write_record(fields(r, true));
     }
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
