@@ -107,10 +107,7 @@ impl Output {
                     .create(true)
                     .truncate(false)
                     .open(p)
-                    .map_err(|e| RunError::Write {
-                        path: self.display_name(),
-                        source: e,
-                    })?;
+                    .map_err(write_err(&self.display_name()))?;
                 // Only a regular file can be emptied (or needs to be): not `/dev/stdout`, a
                 // pipe or a terminal.
                 let regular = file.metadata().is_ok_and(|m| m.is_file());
