@@ -834,3 +834,16 @@ fn bench_reads_csv_and_gzip_like_solve() {
     assert_ne!(plain.2, "0", "mixed.txt has invalid records");
     assert_eq!((&plain.1, &plain.2), (&packed.1, &packed.2));
 }
+
+/// Loading a shared library costs every run's start (BENCHMARKS.md): the binary defines the one
+/// function of libm it would use, `pow`, so that libm is not loaded. The dynamic section names
+/// each library a binary needs in its string table, so the name would be among its bytes.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn r_binary_does_not_load_libm() {
+    let exe = std::fs::read(assert_cmd::cargo::cargo_bin("sudoku-batch")).unwrap();
+    assert!(
+        !exe.windows(7).any(|w| w == b"libm.so"),
+        "the binary needs libm again: some new use of a libm function besides `pow`?"
+    );
+}
