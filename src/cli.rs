@@ -51,9 +51,9 @@ pub struct Cli {
 ///
 /// Each variant's doc comment is its line in the list of commands; the full help of a
 /// subcommand is the doc comment of its arguments' struct. clap builds a subcommand's arguments
-/// only when that subcommand runs (`defer`): building all five took about 130k instructions and
-/// 0.26 ms of every run's start (BENCHMARKS.md), and the struct's doc, applied when it is
-/// built, is what its `--help` shows.
+/// only when that subcommand runs (`defer`): building the four others cost every run about
+/// 130k instructions and 0.26 ms of its start (BENCHMARKS.md). The struct's doc, applied when
+/// the subcommand is built, is what its `--help` shows.
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 pub enum Command {
