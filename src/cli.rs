@@ -501,20 +501,19 @@ impl SolverChoice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
 
     #[test]
     fn every_subcommand_passes_clap_checks() {
         // With `defer`, a subcommand's arguments are built, and clap's debug checks of them run,
         // only when that subcommand is used: build them all here so that a conflict in any of
         // them fails a test, not a user's run.
-        use clap::CommandFactory;
         Cli::command().debug_assert();
     }
 
     #[test]
     fn a_subcommand_help_is_the_doc_of_its_arguments() {
         // The deferred build applies the struct's doc last, so it is what `--help` shows.
-        use clap::CommandFactory;
         let mut cli = Cli::command();
         cli.build();
         let solve = cli.find_subcommand("solve").unwrap();
