@@ -836,12 +836,17 @@ fn bench_reads_csv_and_gzip_like_solve() {
 }
 
 /// Loading a shared library costs every run's start (BENCHMARKS.md): the binary defines the one
-/// function of libm it would use, `pow`, so that libm is not loaded. The dynamic section names
-/// each library a binary needs in its string table, so the name would be among its bytes.
+/// function of libm it would use, `pow`, so that libm is not loaded, and links the unwinder
+/// from `libgcc_eh`, so that `libgcc_s` is not. The dynamic section names each library a
+/// binary needs in its string table, so the name would be among its bytes.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
-fn r_binary_does_not_load_libm() {
+fn r_binary_loads_neither_libm_nor_libgcc_s() {
     let exe = std::fs::read(assert_cmd::cargo::cargo_bin("sudoku-batch")).unwrap();
+    assert!(
+        !exe.windows(8).any(|w| w == b"libgcc_s"),
+        "the binary needs libgcc_s again: is the unwinder no longer linked from libgcc_eh?"
+    );
     assert!(
         !exe.windows(7).any(|w| w == b"libm.so"),
         "the binary needs libm again: some new use of a libm function besides `pow`?"
