@@ -1,5 +1,10 @@
-//! Command-line arguments: clap derive structs whose doc comments are the `--help` text.
+//! Command-line arguments: clap derive structs whose doc comments are the `--help` text, and
+//! [`Cli::parse_args`], which reads the common `solve` lines without clap (the private `quick`
+//! module says how).
 
+mod quick;
+
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -45,6 +50,16 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// Reads the process's arguments, as [`Parser::parse`] does (exiting with clap's message on
+    /// an error, or after printing help), but a plain `solve` line is read without clap: see the
+    /// `quick` module.
+    pub fn parse_args() -> Cli {
+        let args: Vec<OsString> = std::env::args_os().collect();
+        quick::solve(&args).unwrap_or_else(|| Cli::parse_from(args))
+    }
 }
 
 /// The subcommands.

@@ -2,10 +2,8 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    sudoku_batch::cmd::run(sudoku_batch::cli::Cli::parse())
+    sudoku_batch::cmd::run(sudoku_batch::cli::Cli::parse_args())
 }
 
 /// The C library's `pow`, defined in the binary so that it never loads libm.
