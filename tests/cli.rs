@@ -280,7 +280,7 @@ fn rows_do_not_depend_on_threads_or_batch_size() {
 
 #[test]
 fn one_thread_gives_the_same_results_from_small_and_large_files_and_stdin() {
-    // With one solver thread, a file of up to 256 KiB is read, solved and written all on the
+    // With one solver thread, a file of up to 512 KiB is read, solved and written all on the
     // calling thread; a larger file, and stdin, go through reader and writer threads; more
     // threads use the pool. The default on one CPU (pinned with `taskset`, where it exists) is
     // one solver thread. Rows, solutions and summary must not depend on the way.
@@ -290,8 +290,8 @@ fn one_thread_gives_the_same_results_from_small_and_large_files_and_stdin() {
         small.push(b'\n');
     }
     let sample = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt"));
-    let large = [&small[..], &sample.unwrap()].concat();
-    assert!(small.len() <= 256 * 1024 && large.len() > 256 * 1024);
+    let large = [&small[..], &sample.unwrap().repeat(6)].concat();
+    assert!(small.len() <= 512 * 1024 && large.len() > 512 * 1024);
     for (name, bytes) in [("small.txt", small), ("large.txt", large)] {
         let input = dir.path().join(name);
         std::fs::write(&input, &bytes).unwrap();

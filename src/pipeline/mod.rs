@@ -565,14 +565,14 @@ where
 }
 
 /// The largest file a run with one solver thread reads, solves and writes all on the calling
-/// thread, without a reader and a writer thread (256 KiB, about 3,000 lines of 81 cells). Those
+/// thread, without a reader and a writer thread (512 KiB, about 6,000 lines of 81 cells). Those
 /// threads pay on a long run, where reading and writing on the other core keep the solver from
 /// doing it, but on a short run they cost more than they save: starting them and handing
 /// batches over and back took about 0.4-0.5 ms of a run over 100 puzzles. All on one thread,
-/// the 1,465 puzzles of top1465 ran 3-8% faster and its first 100 about 10%; the 49,158 of
-/// 17_clue, whose puzzles take a few microseconds each, ran 3-7% slower. Around 800 KB (10,000
-/// lines) the two ways ran alike.
-const INLINE_BYTES: u64 = 256 * 1024;
+/// the 1,465 puzzles of top1465 ran 3-8% faster and its first 100 about 10%. Since the calling
+/// thread works in chunks ([`INLINE_CHUNK`]), 17-clue samples ran 4% faster on it at 5,000
+/// puzzles (410 KB), alike at 10,000 and 2-3% slower at 12,000 and beyond (paired runs).
+const INLINE_BYTES: u64 = 512 * 1024;
 
 /// Reads, solves and writes the whole input on the calling thread, in batches growing to `max`
 /// records as the reader thread's do, each flushed when it ends. Returns whether a stop
