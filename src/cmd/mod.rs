@@ -34,9 +34,9 @@ impl From<Exit> for ExitCode {
     }
 }
 
-/// Runs the command `cli` asks for and returns the process exit code. Errors are printed once on
-/// stderr as `sudoku-batch: error: ...`; a closed stdout ends the run quietly.
-pub fn run(cli: Cli) -> ExitCode {
+/// Runs the command `cli` asks for and returns how it ended, the process exit code. Errors are
+/// printed once on stderr as `sudoku-batch: error: ...`; a closed stdout ends the run quietly.
+pub fn run(cli: Cli) -> Exit {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Bench(args) => bench::run(args),
@@ -45,11 +45,11 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Validate(args) => validate::run(args),
     };
     match result {
-        Ok(exit) => exit.into(),
-        Err(e) if e.is_broken_pipe() => Exit::Ok.into(),
+        Ok(exit) => exit,
+        Err(e) if e.is_broken_pipe() => Exit::Ok,
         Err(e) => {
             eprintln!("sudoku-batch: error: {e}");
-            Exit::Error.into()
+            Exit::Error
         }
     }
 }
