@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The whole `sudoku-batch solve` process against the `sudoku` crate (JCZSolve's Rust port), one
-# thread, as issue 4's done-when compares them.
+# thread, as issue 4's done-when compares them, and against tdoku the same way if given.
 #
-#   scripts/versus_crate.sh [-l LIMIT] [-r ROUNDS] CORPUS...
+#   scripts/versus_crate.sh [-l LIMIT] [-r ROUNDS] [-t TDOKU_ONCE] CORPUS...
+#
+# TDOKU_ONCE is `scripts/tdoku_once.c` built against tdoku outside this repository (that file
+# says how); each round then also times its whole process, and two more columns give its rate
+# and our process's ratio to it.
 #
 # Each round runs, in alternating order, `sudoku-batch solve CORPUS -j 1 --limit L -qq -o
 # /dev/null` and `examples/crate_once` (read the file, count each puzzle with the crate, print
@@ -16,16 +20,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=2
 rounds=11
-while getopts "l:r:" opt; do
+tdoku=
+usage="usage: $0 [-l LIMIT] [-r ROUNDS] [-t TDOKU_ONCE] CORPUS..."
+while getopts "l:r:t:" opt; do
   case $opt in
     l) limit=$OPTARG ;;
     r) rounds=$OPTARG ;;
-    *) echo "usage: $0 [-l LIMIT] [-r ROUNDS] CORPUS..." >&2; exit 2 ;;
+    t) tdoku=$OPTARG ;;
+    *) echo "$usage" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ]; then
-  echo "usage: $0 [-l LIMIT] [-r ROUNDS] CORPUS..." >&2
+  echo "$usage" >&2
   exit 2
 fi
 cargo build --release --quiet --bin sudoku-batch --example crate_once
@@ -54,21 +61,36 @@ run_crate() { # prints the process's seconds; the solving loop's rate is the las
   e=$EPOCHREALTIME
   seconds "$s" "$e"
 }
+run_tdoku() {
+  local s e
+  s=$EPOCHREALTIME
+  "$tdoku" "$1" "$limit" >/dev/null
+  e=$EPOCHREALTIME
+  seconds "$s" "$e"
+}
 
 echo "limit $limit, $rounds rounds; puzzles/s (medians), ratios (medians of per-round ratios)"
-printf '%-34s %10s %10s %10s %12s %12s\n' corpus solve crate crate_loop "solve/crate" "solve/loop"
+header=(corpus solve crate crate_loop "solve/crate" "solve/loop")
+[ -n "$tdoku" ] && header+=(tdoku "solve/tdoku")
+printf '%-34s %10s %10s %10s %12s %12s' "${header[@]:0:6}"
+[ -n "$tdoku" ] && printf ' %10s %12s' "${header[@]:6}"
+echo
 for corpus in "$@"; do
   n=$(grep -cv '^#' "$corpus")
   : >"$tmp/r"
   for r in $(seq "$rounds"); do
-    if (( r % 2 )); then
-      a=$(run_ours "$corpus"); b=$(run_crate "$corpus")
-    else
-      b=$(run_crate "$corpus"); a=$(run_ours "$corpus")
-    fi
-    echo "$a $b $(tail -n 1 "$tmp/loop")" >>"$tmp/r"
+    # The programs take turns at going first.
+    c=0
+    case $(( r % 3 )) in
+      1) a=$(run_ours "$corpus"); b=$(run_crate "$corpus"); [ -n "$tdoku" ] && c=$(run_tdoku "$corpus") ;;
+      2) b=$(run_crate "$corpus"); [ -n "$tdoku" ] && c=$(run_tdoku "$corpus"); a=$(run_ours "$corpus") ;;
+      0) [ -n "$tdoku" ] && c=$(run_tdoku "$corpus"); a=$(run_ours "$corpus"); b=$(run_crate "$corpus") ;;
+    esac
+    echo "$a $b $(tail -n 1 "$tmp/loop") $c" >>"$tmp/r"
   done
   col() { awk -v n="$n" "{print $1}" "$tmp/r" | median; }
-  printf '%-34s %10.0f %10.0f %10.0f %11.2fx %11.2fx\n' "$(basename "$corpus")" \
+  printf '%-34s %10.0f %10.0f %10.0f %11.2fx %11.2fx' "$(basename "$corpus")" \
     "$(col 'n/$1')" "$(col 'n/$2')" "$(col '$3')" "$(col '$2/$1')" "$(col '(n/$1)/$3')"
+  [ -n "$tdoku" ] && printf ' %10.0f %11.2fx' "$(col 'n/$4')" "$(col '$4/$1')"
+  echo
 done
