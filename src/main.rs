@@ -42,7 +42,7 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
 mod start {
     /// Opens `/dev/null` on any of descriptors 0, 1 and 2 that is closed, as the standard
     /// library does before a Rust `main`. Otherwise the first file this program opens would get
-    /// the number, and writes meant for stdout or stderr (the summary, an error) would go into
+    /// the number, and writes meant for stdout or stderr (a message, a summary) could go into
     /// it, say into the results.
     pub fn open_standard_fds() {
         for fd in 0..3 {

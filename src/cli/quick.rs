@@ -2,13 +2,14 @@
 //!
 //! clap builds the whole `solve` command (every argument with its help text and value parser)
 //! before it reads one argument, then checks and converts what it matched: about 160,000
-//! instructions, 0.07-0.1 ms of every start on the machine of BENCHMARKS.md, as long as solving
-//! a hundred 17-clue puzzles takes. [`solve`] reads a `solve` command line written in the plain
-//! forms (each option and its value as two arguments, flags alone, `-qq`) straight into
-//! [`SolveArgs`], and gives up on anything else: another subcommand, help, a value given with
-//! `=` or attached to its flag, an option given twice, an empty value or one that starts with
-//! `-`, a value that does not parse, `--resume` without `--output`. clap then reads the line
-//! from the start, so every error message and every help text is clap's own.
+//! instructions, and with the page faults of its code and allocations about 0.2 ms of every
+//! run on the machine of BENCHMARKS.md, as long as solving a hundred 17-clue puzzles takes
+//! there. [`solve`] reads a `solve` command line written in the plain forms (each option and
+//! its value as two arguments, flags alone, `-qq`) straight into [`SolveArgs`], and gives up on
+//! anything else: another subcommand, help, a value given with `=` or attached to its flag, an
+//! option given twice, an empty value or one that starts with `-`, a value that does not
+//! parse, `--resume` without `--output`. clap then reads the line from the start, so every
+//! error message and every help text is clap's own.
 //!
 //! The defaults below are the ones the clap attributes in `cli.rs` declare. The tests check,
 //! over thousands of generated command lines, that whatever this accepts clap reads into the

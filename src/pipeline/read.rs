@@ -240,7 +240,7 @@ trait RecordSource: Send {
 
 /// Decompresses `input`, gzip data. Never inlined: the decoder is built on the stack, some 50
 /// KiB of it, and a function that built it in place would touch that much fresh stack (13 page
-/// faults, about 30 µs here) on every run, gzip or not.
+/// faults, about 25 µs here) on every run, gzip or not.
 #[inline(never)]
 fn gunzip(input: BufReader<Counting<Box<dyn Read + Send>>>) -> Box<dyn BufRead + Send> {
     Box::new(BufReader::with_capacity(
