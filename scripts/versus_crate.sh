@@ -78,14 +78,18 @@ echo
 for corpus in "$@"; do
   n=$(grep -cv '^#' "$corpus")
   : >"$tmp/r"
+  programs=(ours crate)
+  [ -n "$tdoku" ] && programs+=(tdoku)
   for r in $(seq "$rounds"); do
-    # The programs take turns at going first.
+    # The programs take turns at going first: round r starts with program r mod n.
     c=0
-    case $(( r % 3 )) in
-      1) a=$(run_ours "$corpus"); b=$(run_crate "$corpus"); [ -n "$tdoku" ] && c=$(run_tdoku "$corpus") ;;
-      2) b=$(run_crate "$corpus"); [ -n "$tdoku" ] && c=$(run_tdoku "$corpus"); a=$(run_ours "$corpus") ;;
-      0) [ -n "$tdoku" ] && c=$(run_tdoku "$corpus"); a=$(run_ours "$corpus"); b=$(run_crate "$corpus") ;;
-    esac
+    for k in "${!programs[@]}"; do
+      case ${programs[$(( (r + k) % ${#programs[@]} ))]} in
+        ours) a=$(run_ours "$corpus") ;;
+        crate) b=$(run_crate "$corpus") ;;
+        tdoku) c=$(run_tdoku "$corpus") ;;
+      esac
+    done
     echo "$a $b $(tail -n 1 "$tmp/loop") $c" >>"$tmp/r"
   done
   col() { awk -v n="$n" "{print $1}" "$tmp/r" | median; }
