@@ -14,6 +14,9 @@ use crate::pipeline::DEFAULT_BATCH;
 use crate::pipeline::read::{Column, Format, Header, ReadOptions};
 use crate::solver::{Limits, Strategy};
 
+/// The solutions counted when `--limit` is not given: two, which proves a puzzle unique.
+pub const DEFAULT_LIMIT: u64 = 2;
+
 /// Exit codes, shown at the end of `--help`.
 pub const EXIT_CODES: &str = "\
 Exit codes:
@@ -143,7 +146,7 @@ pub struct SolverArgs {
     pub solver: Strategy,
 
     /// Count solutions up to N. 2 proves uniqueness; 1 only finds a solution.
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: u64,
 
     /// Stop the search of one puzzle after N guesses and report it as `aborted`.
@@ -420,7 +423,7 @@ pub struct BenchArgs {
     pub solver: Vec<SolverChoice>,
 
     /// Count solutions up to N (2 proves uniqueness).
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: u64,
 
     /// Stop the search of one puzzle after N guesses.

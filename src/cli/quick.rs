@@ -20,7 +20,7 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 
-use super::{Cli, Command, InputArgs, OutputArgs, ReadArgs, SolveArgs, SolverArgs};
+use super::{Cli, Command, DEFAULT_LIMIT, InputArgs, OutputArgs, ReadArgs, SolveArgs, SolverArgs};
 use crate::pipeline::DEFAULT_BATCH;
 use crate::pipeline::read::{Column, Format, Header};
 use crate::solver::Strategy;
@@ -95,7 +95,7 @@ pub(super) fn solve(args: &[OsString]) -> Option<Cli> {
             },
             solver: SolverArgs {
                 solver: solver.unwrap_or_default(),
-                limit: limit.unwrap_or(2),
+                limit: limit.unwrap_or(DEFAULT_LIMIT),
                 max_guesses,
                 threads: threads.unwrap_or(0),
             },
