@@ -75,9 +75,14 @@
 //! # Search
 //!
 //! When propagation stalls, the solver branches, as tdoku's writeup describes, on the
-//! *configuration* of one digit in one band (which box each of its rows uses, at most six): in
-//! the band with the fewest configurations summed over its digits, the digit with the fewest
-//! above one; the minirow pass computes this choice from the graphs it reads anyway. When
+//! *configuration* of one digit in one band (which box each of its rows uses, at most six). The
+//! band is the one with the lowest *score*, the sum over its digits of their configurations
+//! and their candidate cells (a placed digit's cell counts as one); in it, the digit with the
+//! fewest configurations above one, and of those the one with the fewest cells. The cells are
+//! our addition to tdoku's rule (configurations alone, the band first): on permuted
+//! top1465 they cut the guesses per puzzle from 6.92 to 6.43, on 1106 from 118.5 to 114.0, on
+//! the first 5,000 of 11+ from 67.8 to 62.4. The minirow pass computes the choice from the
+//! graphs it reads anyway, the cells coming with the same table lookups. When
 //! every digit has a single configuration left everywhere it branches on a cell with two
 //! candidates (else the fewest). Each alternative tried at a branch counts as a guess except
 //! the last one left, which by then is forced; this matches tdoku's count, where
@@ -109,9 +114,12 @@ const fn column(c: u32) -> u32 {
     0x40201 << c
 }
 
-/// For a 9-bit row: bit `k` set when its box segment `k` (bits `3k..3k+3`) holds a cell.
-static TRIADS: [u8; 512] = {
-    let mut t = [0u8; 512];
+/// For a 9-bit row: bit `k` set when its box segment `k` (bits `3k..3k+3`) holds a cell, and
+/// in bits 12..16 the number of cells. The count rides along in the same lookup for the branch
+/// choice (see [`State::minirows`]); it sits high enough that the three rows of
+/// [`row_graph_cells`], shifted by up to six, never carry it into their 9-bit graph.
+static TRIADS: [u16; 512] = {
+    let mut t = [0u16; 512];
     let mut x = 0;
     while x < 512 {
         let mut k = 0;
@@ -121,6 +129,7 @@ static TRIADS: [u8; 512] = {
             }
             k += 1;
         }
+        t[x] |= ((x as u32).count_ones() as u16) << 12;
         x += 1;
     }
     t
@@ -191,11 +200,19 @@ const PERMS: [[usize; 3]; 6] = [
 /// The row-by-box graph of a band word: bit `3r + k` when row `r` has a cell in box `k`.
 #[inline(always)]
 fn row_graph(w: u32) -> usize {
+    row_graph_cells(w).0
+}
+
+/// The row-by-box graph of a band word (see [`row_graph`]) and its number of cells.
+#[inline(always)]
+fn row_graph_cells(w: u32) -> (usize, u32) {
     // The masks keep every index provably in range, so that no lookup needs a bounds check.
-    (TRIADS[(w & 0x1FF) as usize] as usize
-        | (TRIADS[(w >> 9 & 0x1FF) as usize] as usize) << 3
-        | (TRIADS[(w >> 18 & 0x1FF) as usize] as usize) << 6)
-        & 0x1FF
+    let rows = [w & 0x1FF, w >> 9 & 0x1FF, w >> 18 & 0x1FF].map(|r| TRIADS[r as usize] as u32);
+    let graph = (rows[0] | rows[1] << 3 | rows[2] << 6) & 0x1FF;
+    (
+        graph as usize,
+        (rows[0] >> 12) + (rows[1] >> 12) + (rows[2] >> 12),
+    )
 }
 
 /// For each permutation of [`PERMS`]: its edges in a row-by-box graph, and the cells of the
@@ -684,8 +701,10 @@ impl State {
     #[inline(always)]
     fn minirows(&mut self) -> bool {
         // The branch choice comes from the same graphs, as a key per band ordered as the
-        // search wants: fewest configurations summed over the band's digits, then the band,
-        // then in it the digit with the fewest configurations above one, then the digit.
+        // search wants (see the module documentation): the band's score, the sum over its
+        // digits of their configurations and their cells; then its configurations alone; then
+        // in it the digit with the fewest configurations above one, then the fewest cells,
+        // then the lowest word.
         let since = self.since;
         self.since = 0;
         for b in 0..3 {
@@ -699,14 +718,16 @@ impl State {
             let mut graphs = [0u32; 9];
             let mut forced = [0u32; 9];
             let (mut may, mut sure) = (Tally::default(), Tally::default());
-            let (mut total, mut pick) = (0u32, u32::MAX);
+            let (mut total, mut cells, mut pick) = (0u32, 0u32, u32::MAX);
             for d in 0..9 {
-                let g = row_graph(self.cand[d * 3 + b]) as u32;
+                let (g, c) = row_graph_cells(self.cand[d * 3 + b]);
+                let g = g as u32;
                 let f = FORCED[g as usize] as u32;
                 let n = CONFIGS[g as usize] as u32;
                 total += n;
+                cells += c;
                 let key = if n > 1 {
-                    n << 5 | (d * 3 + b) as u32
+                    (n << 5 | c) << 5 | (d * 3 + b) as u32
                 } else {
                     u32::MAX
                 };
@@ -717,7 +738,9 @@ impl State {
                 sure.add(f);
             }
             if pick != u32::MAX {
-                self.band_key[b] = total << 10 | (b as u32) << 8 | pick;
+                // The fields never overlap: the score is at most 54 + 243, the total 54, and
+                // the pick (6 configurations, 27 cells, word 26) fits in 14 bits.
+                self.band_key[b] = (total + cells) << 20 | total << 14 | pick;
             }
             let Some((full, must)) = three_each(may, sure, 0x1FF) else {
                 return false;
@@ -740,7 +763,7 @@ impl State {
             }
         }
         let key = self.band_key[0].min(self.band_key[1]).min(self.band_key[2]);
-        self.pick = if key == NO_PICK { NO_PICK } else { key & 31 };
+        self.pick = if key == NO_PICK { NO_PICK } else { key & 0x1F };
         true
     }
 
@@ -788,7 +811,7 @@ impl State {
             let into_cols = columns(into);
             for b in 0..3 {
                 let into_b = into >> (9 * b) & 0x1FF;
-                let boxes = SPREAD_BOXES[TRIADS[into_b as usize] as usize] & 0x1FF;
+                let boxes = SPREAD_BOXES[(TRIADS[into_b as usize] & 7) as usize] & 0x1FF;
                 let gone = (out >> (9 * b) & 0x1FF) | ((into_cols | boxes) & !into_b);
                 self.restrict(d * 3 + b, !(gone * 0x40201));
             }
@@ -854,7 +877,7 @@ impl State {
         // A band with no choice left (or no empty cell) has one configuration per digit.
         let mut band = self
             .band_key
-            .map(|k| if k == NO_PICK { 9 } else { k >> 10 });
+            .map(|k| if k == NO_PICK { 9 } else { k >> 14 & 0x3F });
         band.sort_unstable();
         if band[0] == 9 {
             // No stack can have fewer than one configuration per digit: at best a tie at 9.
@@ -1130,9 +1153,8 @@ impl FastSolver {
             return;
         }
         if state.pick != NO_PICK {
-            // Branch on the configurations of a digit in a band, chosen as tdoku's writeup
-            // suggests: in the band with the fewest configurations summed over its digits, the
-            // digit with the fewest above one. Which box each row of it uses.
+            // Branch on the configurations of a digit in a band (which box each row of it
+            // uses), chosen by the last minirow pass: see the module documentation.
             let i = state.pick as usize;
             let graph = row_graph(state.cand[i]);
             let mut perms = MATCHINGS[graph];
