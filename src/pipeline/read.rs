@@ -270,6 +270,19 @@ impl<R: Read> Read for Counting<R> {
 /// The read buffer's size: large reads for large inputs.
 const BUF_SIZE: usize = 256 * 1024;
 
+/// The smallest read buffer, for a file that says it is smaller.
+const MIN_BUF_SIZE: usize = 8 * 1024;
+
+/// The read buffer for an input of `size` bytes, if known: no larger than the file. A buffer
+/// of [`BUF_SIZE`] is too large for the heap, so the allocator maps fresh memory for it and
+/// unmaps it at the end; on a file of 100 puzzles that cost two system calls and 6 of the
+/// process's 91 page faults, 3.7% of its time. A file that grows while it is read still
+/// arrives whole, in more reads.
+fn buffer_size(size: Option<u64>) -> usize {
+    size.and_then(|n| usize::try_from(n).ok())
+        .map_or(BUF_SIZE, |n| n.clamp(MIN_BUF_SIZE, BUF_SIZE))
+}
+
 /// The most the first read of an input asks for. Filling the whole buffer first meant writing
 /// up to 256 KiB into freshly mapped memory before the first record could be parsed: about
 /// 0.2 ms for top1465's 120 KB, while the solvers waited. Later reads double up to the buffer.
@@ -365,7 +378,7 @@ impl Reader {
             count: progress.clone(),
             limit: FIRST_READ,
         };
-        let mut buffered = BufReader::with_capacity(BUF_SIZE, counting);
+        let mut buffered = BufReader::with_capacity(buffer_size(size), counting);
         let is_gzip = buffered
             .fill_buf()
             .map_err(io_err)?
@@ -1144,6 +1157,31 @@ mod tests {
             ]
         );
         assert!(asked[5..].iter().all(|&n| n == BUF_SIZE), "{asked:?}");
+    }
+
+    #[test]
+    fn the_buffer_fits_a_small_file_and_caps_a_large_one() {
+        assert_eq!(buffer_size(None), BUF_SIZE);
+        assert_eq!(buffer_size(Some(1)), MIN_BUF_SIZE);
+        assert_eq!(buffer_size(Some(8_200)), 8_200);
+        assert_eq!(buffer_size(Some(1 << 40)), BUF_SIZE);
+        // A file that grows after it was measured is still read to its end.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("growing.txt");
+        std::fs::write(&path, format!("{P1}\n")).unwrap();
+        let mut reader =
+            Reader::open(&Source::Path(path.clone()), &ReadOptions::default()).unwrap();
+        let more: String = (0..1_000).map(|_| format!("{P1}\n")).collect();
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        io::Write::write_all(&mut file, more.as_bytes()).unwrap();
+        let mut records = 0;
+        while reader.next_record().unwrap().is_some() {
+            records += 1;
+        }
+        assert_eq!(records, 1_001);
     }
 
     fn read_all(bytes: &[u8], format: Format) -> Vec<Record> {
