@@ -149,6 +149,51 @@ static KEEP: [u32; 512] = {
     t
 };
 
+/// The row-by-box graph of a band word (see [`row_graph`]) in another numbering: a perfect hash
+/// of it into 0..512. The update's row pass, the rule that runs most, only needs the graph
+/// as an index into [`KEEP`], and this costs fewer operations than [`row_graph`]'s three
+/// lookups (on permuted top1465, 6% fewer instructions in all).
+///
+/// Each graph edge is a box segment of a row, three bits; ORing each bit with the two above it
+/// gathers a segment into its lowest bit, so the nine edges sit at every third bit. A
+/// multiplication then maps those nine bits into the top nine bits of the word, a different
+/// value for each of the 512 sets of edges: [`KEEP_HASHED`] checks that when it is built.
+#[inline(always)]
+const fn row_hash(w: u32) -> usize {
+    let edges = (w | w >> 1 | w >> 2) & EDGE_BITS;
+    (edges.wrapping_mul(ROW_HASH) >> 23) as usize
+}
+
+/// The lowest bit of each box segment of a band word's rows: bit `9r + 3k`.
+const EDGE_BITS: u32 = 0x124_9249;
+
+/// The multiplier of [`row_hash`], found by a search among random odd numbers.
+const ROW_HASH: u32 = 0x3808_0101;
+
+/// [`KEEP`], indexed by [`row_hash`] instead of the graph.
+static KEEP_HASHED: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut seen = [false; 512];
+    let mut g = 0;
+    while g < 512 {
+        // The word whose rows use exactly the boxes of graph `g`, one cell per edge.
+        let mut w = 0u32;
+        let mut e = 0;
+        while e < 9 {
+            if g >> e & 1 != 0 {
+                w |= 1 << (3 * e);
+            }
+            e += 1;
+        }
+        let h = row_hash(w);
+        assert!(!seen[h], "row_hash must give each graph its own slot");
+        seen[h] = true;
+        t[h] = KEEP[g];
+        g += 1;
+    }
+    t
+};
+
 /// For each cell of a band: the other cells of its row and box in the band. (Its column within
 /// the band lies inside its box.)
 static BAND_PEERS: [u32; 27] = {
@@ -362,7 +407,11 @@ fn band_columns(w: &[u32; 3]) -> u32 {
 /// column `3s + j`).
 #[inline(always)]
 fn stack_graph(x: u32, s: u32) -> usize {
-    (x >> (3 * s) & 7 | x >> (3 * s + 6) & 0x38 | x >> (3 * s + 12) & 0x1C0) as usize
+    // The stack's three bits of each band, at bits 0, 9 and 18 once shifted, are gathered by
+    // one multiplication: 1 + 2^6 + 2^12 moves them to bits 12, 15 and 18, and none of the
+    // other eight products of a band's bits and a power reaches bits 12..21 or overlaps
+    // another, so nothing carries.
+    ((x >> (3 * s) & BOX0).wrapping_mul(1 | 1 << 6 | 1 << 12) >> 12 & 0x1FF) as usize
 }
 
 /// For stack `s` and a band-by-column graph of it: the [`MATCHED`] edges, laid out as a
@@ -569,7 +618,7 @@ impl State {
             // The row matching of an unchanged word removes nothing; applying it anyway
             // costs less than the mispredicted branch that would skip it.
             for x in &mut w {
-                *x &= KEEP[row_graph(*x)];
+                *x &= KEEP_HASHED[row_hash(*x)];
             }
             // The column pass depends only on the columns the words touch: when they are the
             // ones of the last pass, which the words already fitted, it would remove nothing.
@@ -1363,6 +1412,40 @@ mod tests {
                 }
             }
             assert_eq!(KEEP[g as usize], cells, "graph {g:#011b}");
+        }
+    }
+
+    #[test]
+    fn row_hash_finds_the_keep_of_every_word() {
+        // Dense and sparse words, so that rows with one, two and three cells per segment all
+        // occur; `row_graph` (three lookups) is the reference.
+        let mut sparse = sparse_words(3);
+        let mut rng = crate::generate::Rng::new(5);
+        for i in 0..100_000 {
+            let w = if i % 2 == 0 {
+                sparse()
+            } else {
+                rng.below(1 << 27) as u32
+            };
+            assert_eq!(KEEP_HASHED[row_hash(w)], KEEP[row_graph(w)], "{w:#029b}");
+        }
+    }
+
+    #[test]
+    fn stack_graph_gathers_each_stack_of_every_band() {
+        let mut rng = crate::generate::Rng::new(9);
+        for _ in 0..100_000 {
+            let x = rng.below(1 << 27) as u32;
+            for s in 0..3 {
+                // Bit `3 * band + j` for column `3s + j` of the band, one bit at a time.
+                let mut expected = 0;
+                for band in 0..3 {
+                    for j in 0..3 {
+                        expected |= (x >> (9 * band + 3 * s + j) & 1) << (3 * band + j);
+                    }
+                }
+                assert_eq!(stack_graph(x, s), expected as usize, "{x:#029b}, stack {s}");
+            }
         }
     }
 
