@@ -194,6 +194,67 @@ static KEEP_HASHED: [u32; 512] = {
     t
 };
 
+/// The cells of each band word `w[b]` that are alone in their row, among `unsolved[b]`: where a
+/// digit whose words these are must go. All three bands at once in one vector.
+///
+/// Every row of a word must have a cell, as the row matching leaves them: subtracting one per
+/// row then borrows within the row, and a row of `w & (w - ROW_LOW)` is empty exactly when it
+/// had one cell. (Given an empty row, both paths compute the same, meaningless, answer.)
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn row_singles(w: [u32; 3], unsolved: [u32; 3]) -> [u32; 3] {
+    use std::arch::x86_64::{
+        _mm_and_si128, _mm_cmpeq_epi32, _mm_or_si128, _mm_set1_epi32, _mm_setr_epi32,
+        _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi32,
+    };
+    let mut out = [0u32; 4];
+    // SAFETY: SSE2 is part of the x86_64 baseline, so its intrinsics are available. The one
+    // store writes the 16 bytes of `out`; the unaligned store needs no alignment.
+    unsafe {
+        let lanes = |x: [u32; 3]| _mm_setr_epi32(x[0] as i32, x[1] as i32, x[2] as i32, 0);
+        let words = lanes(w);
+        let rest = _mm_and_si128(words, _mm_sub_epi32(words, _mm_set1_epi32(ROW_LOW as i32)));
+        let zero = _mm_setzero_si128();
+        let mut alone = zero;
+        for row in [0x1FF, 0x1FF << 9, 0x1FF << 18] {
+            let row = _mm_set1_epi32(row);
+            let empty = _mm_cmpeq_epi32(_mm_and_si128(rest, row), zero);
+            alone = _mm_or_si128(alone, _mm_and_si128(empty, row));
+        }
+        let new = _mm_and_si128(_mm_and_si128(words, alone), lanes(unsolved));
+        _mm_storeu_si128(out.as_mut_ptr().cast(), new);
+    }
+    [out[0], out[1], out[2]]
+}
+
+/// The cells of each band word alone in their row, among the unsolved ones.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn row_singles(w: [u32; 3], unsolved: [u32; 3]) -> [u32; 3] {
+    row_singles_scalar(w, unsolved)
+}
+
+/// [`row_singles`] one band at a time: the portable path, and the reference the vector path
+/// is tested against.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn row_singles_scalar(w: [u32; 3], unsolved: [u32; 3]) -> [u32; 3] {
+    std::array::from_fn(|b| {
+        let rest = w[b] & w[b].wrapping_sub(ROW_LOW);
+        // Rows of `rest` spread ten bits apart, so that adding 0x1FF to each carries into its
+        // spare bit exactly when the row is non-empty.
+        let spread = (rest & 0x1FF) as u64
+            | ((rest & 0x3FE00) as u64) << 1
+            | ((rest & 0x7FC_0000) as u64) << 2;
+        let carry = spread + (0x1FF | 0x1FF << 10 | 0x1FF << 20);
+        let rows = (carry >> 9 & 1 | carry >> 18 & 2 | carry >> 27 & 4) as usize;
+        w[b] & !SPREAD_ROWS[rows] & unsolved[b]
+    })
+}
+
+/// The first cell of each row of a band word.
+const ROW_LOW: u32 = 1 | 1 << 9 | 1 << 18;
+
 /// For each cell of a band: the other cells of its row and box in the band. (Its column within
 /// the band lies inside its box.)
 static BAND_PEERS: [u32; 27] = {
@@ -649,23 +710,8 @@ impl State {
         }
         // Rows with a single cell left: the digit goes there. Only a changed word can have
         // gained one, but the test costs less than the mispredicted branch that would skip it.
-        let mut new = [0u32; 3];
-        for (b, &wb) in w.iter().enumerate() {
-            self.cand[d * 3 + b] = wb;
-            // Every row has a cell (the row matching leaves none empty), so subtracting one
-            // per row borrows within the row, and a row of `wb & (wb - ROW_LOW)` is empty
-            // exactly when it had one cell.
-            const ROW_LOW: u32 = 1 | 1 << 9 | 1 << 18;
-            let rest = wb & wb.wrapping_sub(ROW_LOW);
-            // Rows of `rest` spread ten bits apart, so that adding 0x1FF to each carries into
-            // its spare bit exactly when the row is non-empty.
-            let spread = (rest & 0x1FF) as u64
-                | ((rest & 0x3FE00) as u64) << 1
-                | ((rest & 0x7FC_0000) as u64) << 2;
-            let carry = spread + (0x1FF | 0x1FF << 10 | 0x1FF << 20);
-            let rows = (carry >> 9 & 1 | carry >> 18 & 2 | carry >> 27 & 4) as usize;
-            new[b] = wb & !SPREAD_ROWS[rows] & self.unsolved[b];
-        }
+        self.cand[d * 3..d * 3 + 3].copy_from_slice(&w);
+        let new = row_singles(w, self.unsolved);
         if new[0] | new[1] | new[2] == 0 {
             return true;
         }
@@ -1447,6 +1493,28 @@ mod tests {
                 assert_eq!(stack_graph(x, s), expected as usize, "{x:#029b}, stack {s}");
             }
         }
+    }
+
+    #[test]
+    fn row_singles_match_the_scalar_path() {
+        let mut sparse = sparse_words(13);
+        let mut rng = crate::generate::Rng::new(15);
+        let mut found = 0;
+        for i in 0..100_000 {
+            let mut word = || {
+                if i % 2 == 0 {
+                    sparse()
+                } else {
+                    rng.below(1 << 27) as u32
+                }
+            };
+            let w = [word(), word(), word()];
+            let unsolved = [word(), word(), word()];
+            let new = row_singles(w, unsolved);
+            assert_eq!(new, row_singles_scalar(w, unsolved), "{w:?} {unsolved:?}");
+            found += new.iter().filter(|&&n| n != 0).count();
+        }
+        assert!(found > 10_000, "too few singles to test anything: {found}");
     }
 
     #[test]
