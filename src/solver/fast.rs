@@ -594,32 +594,43 @@ impl State {
     #[inline(always)]
     fn clear(&mut self, cells: [u32; 3]) {
         use std::arch::x86_64::{
-            __m128i, _mm_and_si128, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128,
-            _mm_movemask_ps, _mm_setr_epi32, _mm_storeu_si128,
+            __m128i, _mm_and_si128, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_epi8,
+            _mm_packs_epi16, _mm_packs_epi32, _mm_setr_epi32, _mm_storeu_si128,
         };
         // Word i lies in band i % 3, so the keep masks repeat every three vectors.
         let [a, b, c] = cells.map(|x| !x as i32);
-        let mut changed = 0;
         // SAFETY: SSE2 is part of the x86_64 baseline, so its intrinsics are available. Each
         // `p` points to four consecutive u32 of `self.cand` (the slice checks the range): 16
         // bytes, readable and writable through `&mut self`; the unaligned load and store
         // need no alignment.
-        unsafe {
+        let same = unsafe {
             let keep = [
                 _mm_setr_epi32(a, b, c, a),
                 _mm_setr_epi32(b, c, a, b),
                 _mm_setr_epi32(c, a, b, c),
             ];
-            for k in 0..WORDS / 4 {
+            // Per word, all ones where it kept every cell.
+            let same: [__m128i; WORDS / 4] = std::array::from_fn(|k| {
                 let p = self.cand[4 * k..4 * k + 4].as_mut_ptr().cast::<__m128i>();
                 let old = _mm_loadu_si128(p);
                 let new = _mm_and_si128(old, keep[k % 3]);
                 _mm_storeu_si128(p, new);
-                let same = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(old, new))) as u32;
-                changed |= (!same & 0xF) << (4 * k);
-            }
-        }
-        self.dirty |= changed;
+                _mm_cmpeq_epi32(old, new)
+            });
+            // Packed down to a byte per word (all ones or zero survive the saturation), so
+            // that two byte masks give one bit per word.
+            let low = _mm_packs_epi16(
+                _mm_packs_epi32(same[0], same[1]),
+                _mm_packs_epi32(same[2], same[3]),
+            );
+            let high = _mm_packs_epi16(
+                _mm_packs_epi32(same[4], same[5]),
+                _mm_packs_epi32(same[6], same[6]),
+            );
+            _mm_movemask_epi8(low) as u32 | (_mm_movemask_epi8(high) as u32) << 16
+        };
+        // Bits 28..32 repeat the last vector; the padding word 27 never changes.
+        self.dirty |= !same & BAND;
     }
 
     /// Removes the cells `cells[b]` of each band `b` from every digit's word, marking the
