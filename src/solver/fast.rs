@@ -176,16 +176,8 @@ static KEEP_HASHED: [u32; 512] = {
     let mut seen = [false; 512];
     let mut g = 0;
     while g < 512 {
-        // The word whose rows use exactly the boxes of graph `g`, one cell per edge.
-        let mut w = 0u32;
-        let mut e = 0;
-        while e < 9 {
-            if g >> e & 1 != 0 {
-                w |= 1 << (3 * e);
-            }
-            e += 1;
-        }
-        let h = row_hash(w);
+        // The word whose rows use exactly the boxes of graph `g`: their minirows.
+        let h = row_hash(minirow_cells(g as u32));
         assert!(!seen[h], "row_hash must give each graph its own slot");
         seen[h] = true;
         t[h] = KEEP[g];
