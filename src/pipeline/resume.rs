@@ -363,6 +363,8 @@ mod tests {
         );
         assert_eq!(scan_bytes(b"").unwrap(), ResumePoint::default());
         assert_eq!(scan_bytes(b"line,puz").unwrap(), ResumePoint::default());
+        // What a run killed before its first write leaves of an earlier run's output.
+        assert_eq!(scan_bytes(b"l").unwrap(), ResumePoint::default());
         assert!(scan_bytes(b"other").is_err());
     }
 
