@@ -22,12 +22,13 @@
 //!   band_key[band], pick     the branch choice of the last minirow pass
 //!   cols_moved               whether a column pass changed `cols` since the last minicolumn
 //!                            pass
+//!   settled                  one bit per band: every digit is down to one configuration there
 //! ```
 //!
 //! A placed digit keeps its own bit, so for every digit the three words always describe a set
 //! of positions with at least one per row and box; a solved digit has exactly nine bits. The
-//! whole state is 28 + 3 + 1 + 1 + 9 + 3 + 1 words and a flag (188 bytes): branching copies it and
-//! undoing a branch is dropping the copy.
+//! whole state is 28 + 3 + 1 + 1 + 9 + 3 + 1 words and two flags (188 bytes): branching copies it
+//! and undoing a branch is dropping the copy.
 //!
 //! # Why bands
 //!
@@ -51,7 +52,10 @@
 //! none. Minirows (a row crossing a box, three cells) hold exactly three digits: bit-parallel
 //! counters over the nine row-by-box graphs tell, for the nine minirows together, how many
 //! digits may and how many must use each one. Being the costliest rule, it runs only when the
-//! others stall, and only on bands with a word changed since its last pass. The same rule for
+//! others stall, only on bands with a word changed since its last pass, and no more on a band
+//! where it found every digit down to one configuration: it can find nothing there. serg's
+//! puzzles (several solutions each) reach many such bands; skipping them takes 7.9% off their
+//! instructions, and 0.6-1.1% off top1465's and 11+'s, for the same search. The same rule for
 //! minicolumns (a column crossing a box) runs last, on the columns each digit's last column
 //! pass left (`cols`), all 27 minicolumns at once and without a table, and only if some
 //! digit's columns changed since its last pass. With it the band-based search depends less on
@@ -545,6 +549,11 @@ struct State {
     band_key: [u32; 3],
     /// Whether some digit's columns changed since the last [`State::minicols`] pass.
     cols_moved: bool,
+    /// Bands (bit `band`) where a [`State::minirows`] pass found every digit down to a single
+    /// configuration. A state never gets a configuration back, and a digit whose only
+    /// configuration is lost has an empty word, which its update reports; so later passes
+    /// would find the same, nothing to remove and no branch, and skip such a band.
+    settled: u8,
 }
 
 /// The length of [`State::cand`]: 27 words and one of padding.
@@ -567,6 +576,7 @@ impl State {
         since: BAND,
         band_key: [NO_PICK; 3],
         cols_moved: true,
+        settled: 0,
     };
 
     /// Replaces `cand[i]` by `cand[i] & keep`, marking the word dirty if that removed
@@ -796,8 +806,40 @@ impl State {
     /// certain is a contradiction; three certain ones shut the others out; exactly three
     /// possible ones must all go there. This is what makes a wrong guess of a digit's
     /// configuration fail at once instead of several guesses later. False on a contradiction.
+    ///
+    /// A band marked [`State::settled`] is skipped. Builds with debug assertions (the tests)
+    /// also run the pass with no band settled on a copy and check that skipping changed
+    /// nothing.
     #[inline(always)]
     fn minirows(&mut self) -> bool {
+        #[cfg(debug_assertions)]
+        let unsettled = {
+            let mut all = State {
+                settled: 0,
+                ..*self
+            };
+            let ok = all.minirow_pass();
+            (all, ok)
+        };
+        let ok = self.minirow_pass();
+        #[cfg(debug_assertions)]
+        {
+            let (all, all_ok) = unsettled;
+            assert_eq!(ok, all_ok, "a settled band hid a contradiction");
+            if ok {
+                assert_eq!(
+                    (self.cand, self.dirty, self.since, self.band_key, self.pick),
+                    (all.cand, all.dirty, all.since, all.band_key, all.pick),
+                    "skipping a settled band changed the pass"
+                );
+            }
+        }
+        ok
+    }
+
+    /// [`State::minirows`] itself.
+    #[inline(always)]
+    fn minirow_pass(&mut self) -> bool {
         // The branch choice comes from the same graphs, as a key per band ordered as the
         // search wants (see the module documentation): the band's score, the sum over its
         // digits of their configurations and their cells; then its configurations alone; then
@@ -806,7 +848,7 @@ impl State {
         let since = self.since;
         self.since = 0;
         for b in 0..3 {
-            if since & (0x1249249 << b) == 0 {
+            if since & (0x1249249 << b) == 0 || self.settled & 1 << b != 0 {
                 continue; // as it was at the last pass: nothing to remove, same key
             }
             self.band_key[b] = NO_PICK;
@@ -843,6 +885,10 @@ impl State {
             let Some((full, must)) = three_each(may, sure, 0x1FF) else {
                 return false;
             };
+            // With one configuration per digit left, every digit's graph is its one matching,
+            // all of it forced: the rule can remove nothing here, now or further down the
+            // search (one pass is left to run it on nothing, as a branch would mispredict).
+            self.settled |= ((pick == u32::MAX) as u8) << b;
             if full | must == 0 {
                 continue;
             }
@@ -1375,6 +1421,12 @@ mod tests {
     #[test]
     fn passes_the_shared_checks() {
         check_strategy(Strategy::Fast);
+    }
+
+    #[test]
+    fn the_state_stays_188_bytes() {
+        // The module documentation's figure; branching copies the whole state.
+        assert_eq!(std::mem::size_of::<State>(), 188);
     }
 
     #[test]
