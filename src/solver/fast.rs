@@ -58,9 +58,19 @@
 //! instructions, and 0.6-1.1% off top1465's and 11+'s, for the same search. The same rule for
 //! minicolumns (a column crossing a box) runs last, on the columns each digit's last column
 //! pass left (`cols`), all 27 minicolumns at once and without a table, and only if some
-//! digit's columns changed since its last pass. With it the band-based search depends less on
-//! the puzzle's orientation: on top1465 it cuts the guesses per puzzle from 10.76 to 9.39 as
-//! given and from 12.06 to 9.85 transposed.
+//! digit's columns changed since its last pass. It made the band-based search depend less on
+//! the puzzle's orientation (on top1465 it cut the guesses per puzzle from 10.76 to 9.39 as
+//! given and from 12.06 to 9.85 transposed), but since the search picks its orientation and
+//! counts cells in its branch choice it pays only at the root. There it runs with the others;
+//! below the root it costs more than the guesses it saves. Guesses per puzzle, instructions
+//! (callgrind, `bench`) and paired time against the rule at every node, on permuted top1465:
+//! 6.43 guesses and 90.98M at every node, 6.98 and 90.60M (0.995x the time) without it, 6.78
+//! and 89.78M (0.987x) at the root only; on the first 10,000 of 17-clue 158.29M, 153.60M
+//! (0.977x) and 157.23M (0.981x); on the first 5,000 of serg 147.03M, 133.70M (0.928x) and
+//! 135.89M (0.945x); on the first 1,000 of 11+ 388.13M, 381.31M and 381.55M (11+ and 1106
+//! 62.4 and 114.0 guesses at every node, 66.1 and 120.7 with the rule at the root or
+//! nowhere). Running it also at the first level below the root saved a few guesses (6.70 on
+//! top1465) for more than they cost (90.13M).
 //!
 //! At the root only, once those rules stall, one more rule works across digits: **hidden
 //! pairs** in rows and columns. When two digits can go only to the same two cells of a row or
@@ -102,7 +112,9 @@
 //! that fixpoint hold every digit's columns), smallest first, and when the stacks promise the
 //! smaller search it transposes the state and searches the transposed grid, transposing each
 //! solution back. The per-digit rules are symmetric, so the transposed state is at their
-//! fixpoint too; only the minirow and minicolumn rules, which swap roles, run again. A band
+//! fixpoint too; only the minirow rule runs again, in the search. (The transposed minirows
+//! are the minicolumns, at their fixpoint already, and the transposed minicolumns the
+//! minirows: running that rule there as well changed no search.) A band
 //! down to a single configuration per digit settles it: no stack can promise less, and on a
 //! tie the grid stays as given (such puzzles, serg's among them, gained nothing from a turn
 //! and paid for the rules' second pass).
@@ -739,12 +751,13 @@ impl State {
         true
     }
 
-    /// Runs band updates and naked singles until neither changes anything. False on a
+    /// Runs band updates and naked singles until neither changes anything, then the minirow
+    /// rule and, with `MINICOLS` (the root's fixpoint), the minicolumn rule. False on a
     /// contradiction.
     // Inlined by hand (as are the two rules it calls): with the root's call in `solve_with`
     // it has two callers, and the compiler would otherwise move the rules out of the search.
     #[inline(always)]
-    fn propagate(&mut self) -> bool {
+    fn propagate<const MINICOLS: bool>(&mut self) -> bool {
         loop {
             while self.dirty != 0 {
                 let d = self.dirty.trailing_zeros() as usize / 3;
@@ -790,7 +803,10 @@ impl State {
             if self.dirty != 0 {
                 continue;
             }
-            // The same rule for minicolumns, once everything else has stalled.
+            // The same rule for minicolumns, once everything else has stalled, at the root.
+            if !MINICOLS {
+                return true;
+            }
             if !self.minicols() {
                 return false;
             }
@@ -1039,7 +1055,7 @@ impl State {
 
     /// The state of the transposed grid (the cell at row `r`, column `c` moves to row `c`,
     /// column `r`), at the fixpoint of the per-digit rules as this one is: no word needs its
-    /// update, but every band needs its minirow pass and the minicolumn rule runs again.
+    /// update, but every band needs its minirow pass.
     #[inline(never)]
     fn transposed(&self) -> State {
         // Box k of band b becomes box b of band k, each box transposed in itself.
@@ -1053,8 +1069,8 @@ impl State {
             }
             out
         };
-        // As at the start, every band is due its minirow pass (`since`), the minicolumn rule is
-        // due (`cols_moved`) and no branch is chosen; unlike it, no word needs its update.
+        // As at the start, every band is due its minirow pass (`since`) and no branch is
+        // chosen; unlike it, no word needs its update.
         let mut t = State {
             dirty: 0,
             unsolved: turn(&self.unsolved),
@@ -1283,7 +1299,7 @@ impl FastSolver {
     }
 
     fn search(&mut self, mut state: State, limits: Limits, on_solution: &mut dyn FnMut(&Grid)) {
-        if !state.propagate() {
+        if !state.propagate::<false>() {
             return;
         }
         if state.is_solved() {
@@ -1395,7 +1411,7 @@ impl Solver for FastSolver {
         // band has a single configuration per digit left (`band_key`; see the module
         // documentation).
         while ok {
-            ok = state.propagate();
+            ok = state.propagate::<true>();
             let settled = state.band_key.contains(&NO_PICK);
             if !ok || state.is_solved() || settled || !state.hidden_pairs() {
                 break;
