@@ -166,7 +166,7 @@ impl Grid {
     /// characters at the start, then the end or a delimiter. `None` sends every other record
     /// to the general parser, which also explains what is wrong.
     #[inline]
-    fn parse_fast(record: &[u8]) -> Option<Grid> {
+    pub(crate) fn parse_fast(record: &[u8]) -> Option<Grid> {
         let cells: &[u8; CELLS] = record.get(..CELLS)?.try_into().ok()?;
         if record.get(CELLS).is_some_and(|&b| !is_delimiter_byte(b)) {
             return None;
