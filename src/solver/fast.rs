@@ -22,13 +22,12 @@
 //!   band_key[band], pick     the branch choice of the last minirow pass
 //!   cols_moved               whether a column pass changed `cols` since the last minicolumn
 //!                            pass
-//!   settled                  one bit per band: every digit is down to one configuration there
 //! ```
 //!
 //! A placed digit keeps its own bit, so for every digit the three words always describe a set
 //! of positions with at least one per row and box; a solved digit has exactly nine bits. The
-//! whole state is 28 + 3 + 1 + 1 + 9 + 3 + 1 words and two flags (188 bytes): branching copies it
-//! and undoing a branch is dropping the copy.
+//! whole state is 28 + 3 + 1 + 1 + 9 + 3 + 1 words and a flag (188 bytes): branching copies it and
+//! undoing a branch is dropping the copy.
 //!
 //! # Why bands
 //!
@@ -559,15 +558,12 @@ struct State {
     /// Words changed since the last [`State::minirows`] pass (bits as `dirty`): a band none
     /// of whose words changed would yield the same again, so the pass skips it.
     since: u32,
-    /// For each band, its branch key from the last [`State::minirows`] pass that looked at it.
+    /// For each band, its branch key from the last [`State::minirows`] pass that looked at it;
+    /// [`NO_PICK`] when the band has no empty cell or one configuration per digit left, which
+    /// later passes then skip.
     band_key: [u32; 3],
     /// Whether some digit's columns changed since the last [`State::minicols`] pass.
     cols_moved: bool,
-    /// Bands (bit `band`) where a [`State::minirows`] pass found every digit down to a single
-    /// configuration. A state never gets a configuration back, and a digit whose only
-    /// configuration is lost has an empty word, which its update reports; so later passes
-    /// would find the same, nothing to remove and no branch, and skip such a band.
-    settled: u8,
 }
 
 /// The length of [`State::cand`]: 27 words and one of padding.
@@ -595,9 +591,9 @@ impl State {
         cols: [0; 9],
         pick: NO_PICK,
         since: BAND,
-        band_key: [NO_PICK; 3],
+        // No key yet: the first pass, due on every band (`since`), sets them all.
+        band_key: [0; 3],
         cols_moved: true,
-        settled: 0,
     };
 
     /// Replaces `cand[i]` by `cand[i] & keep`, marking the word dirty if that removed
@@ -832,15 +828,19 @@ impl State {
     /// possible ones must all go there. This is what makes a wrong guess of a digit's
     /// configuration fail at once instead of several guesses later. False on a contradiction.
     ///
-    /// A band marked [`State::settled`] is skipped. Builds with debug assertions (the tests)
-    /// also run the pass with no band settled on a copy and check that skipping changed
-    /// nothing.
+    /// A band whose key is [`NO_PICK`] is skipped. Builds with debug assertions (the tests)
+    /// also run the pass on a copy that skips no band with a changed word and check that
+    /// skipping changed nothing.
     #[inline(always)]
     fn minirows(&mut self) -> bool {
         #[cfg(debug_assertions)]
         let unsettled = {
+            let due = |b: usize| self.since & (0x1249249 << b) != 0;
             let mut all = State {
-                settled: 0,
+                band_key: std::array::from_fn(|b| match self.band_key[b] {
+                    NO_PICK if due(b) => 0,
+                    k => k,
+                }),
                 ..*self
             };
             let ok = all.minirow_pass();
@@ -873,8 +873,13 @@ impl State {
         let since = self.since;
         self.since = 0;
         for b in 0..3 {
-            if since & (0x1249249 << b) == 0 || self.settled & 1 << b != 0 {
-                continue; // as it was at the last pass: nothing to remove, same key
+            // Skipped: a band none of whose words changed since the last pass (the same
+            // again), and one with no empty cell or one configuration per digit left. There
+            // every digit's graph is its one matching, all of it forced, so the rule can remove
+            // nothing; a state never gets a configuration back, and a digit that loses its
+            // last one has an empty word, which its update reports.
+            if since & (0x1249249 << b) == 0 || self.band_key[b] == NO_PICK {
+                continue;
             }
             self.band_key[b] = NO_PICK;
             if self.unsolved[b] == 0 {
@@ -910,11 +915,6 @@ impl State {
             let Some((full, must)) = three_each(may, sure, 0x1FF) else {
                 return false;
             };
-            // With one configuration per digit left, every digit's graph is its one matching,
-            // all of it forced: the rule can remove nothing here, now or further down the
-            // search. This pass still runs its removals, which find nothing: a branch around
-            // them cost more instructions than they take.
-            self.settled |= ((pick == u32::MAX) as u8) << b;
             if full | must == 0 {
                 continue;
             }
