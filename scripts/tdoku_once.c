@@ -13,8 +13,9 @@
  *   gcc -O3 -march=native -o ../tdoku_once scripts/tdoku_once.c ../tdoku/build/libtdoku_static.a \
  *       -static-libgcc -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic -lm
  *
- * The C++ runtime is linked statically so that, like `sudoku-batch`, the process loads the C
- * library only. */
+ * The C++ runtime is linked statically so that the process loads the C library only, as a
+ * `sudoku-batch` linked dynamically does (build.rs links it statically where it can; adding
+ * `-static-pie` here does the same for this process). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

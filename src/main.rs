@@ -69,6 +69,8 @@ mod start {
 /// guest of BENCHMARKS.md, about what solving a hundred 17-clue puzzles takes. A definition in
 /// the binary takes precedence over libm's when the binary is linked, and the linker
 /// (`--as-needed`) then leaves libm out. `libm` is rust-lang's port of musl's, within an ulp.
+/// (Where `build.rs` links the binary statically, no shared library is loaded anyway; this
+/// and `libgcc_eh` below keep the usual dynamic link lean.)
 // SAFETY: this is the C standard's `double pow(double, double)`, with its exact signature and
 // meaning, and it touches no global state, so every caller gets what it expects. libm is a shared
 // library: no other definition of `pow` is linked into the binary, so the symbol is not defined
