@@ -8,8 +8,9 @@
 //!
 //! rustc links statically when the target feature `crt-static` is on, but that feature can
 //! only be set for every crate of a build, and the derive macros (clap's, serde's), which must
-//! be shared libraries, then fail to build; with `--target` cargo keeps it off them, which is
-//! the README's manual recipe. This script gets the same link for the binary alone:
+//! be shared libraries, then fail to build (cargo keeps it off them only when given
+//! `--target`, which ties a build command to one platform). This script gets the same link
+//! for the binary alone:
 //!
 //! - `-static-pie`, a link argument of the binary only, makes the C compiler link a static
 //!   position-independent executable (the start-up file `rcrt1.o`, no dynamic loader);
@@ -51,7 +52,9 @@ fn main() {
         Link::Failed(why) => {
             println!(
                 "cargo:warning=sudoku-batch is linked dynamically, which costs each run about \
-                 0.2 ms more to start: {why}"
+                 0.2 ms more to start: {why}. glibc's static libraries (libc6-dev on Debian and \
+                 Ubuntu, glibc-static on Fedora) allow the static link; \
+                 SUDOKU_BATCH_DYNAMIC=1 asks for the dynamic one without this warning."
             );
             "dynamic"
         }
