@@ -20,14 +20,12 @@
 //!   cols[digit]              the columns of the digit's three words after its last column pass,
 //!                            bit 9 * band + column (the band layout, bands for rows)
 //!   band_key[band], pick     the branch choice of the last minirow pass
-//!   cols_moved               whether a column pass changed `cols` since the last minicolumn
-//!                            pass
 //! ```
 //!
 //! A placed digit keeps its own bit, so for every digit the three words always describe a set
 //! of positions with at least one per row and box; a solved digit has exactly nine bits. The
-//! whole state is 28 + 3 + 1 + 1 + 9 + 3 + 1 words and a flag (188 bytes): branching copies it and
-//! undoing a branch is dropping the copy.
+//! whole state is 28 + 3 + 1 + 1 + 9 + 3 + 1 words (184 bytes): branching copies it and undoing
+//! a branch is dropping the copy.
 //!
 //! # Why bands
 //!
@@ -56,8 +54,7 @@
 //! puzzles (several solutions each) reach many such bands; skipping them takes 7.9% off their
 //! instructions, and 0.6-1.1% off top1465's and 11+'s, for the same search. The same rule for
 //! minicolumns (a column crossing a box) runs last, on the columns each digit's last column
-//! pass left (`cols`), all 27 minicolumns at once and without a table, and only if some
-//! digit's columns changed since its last pass. It made the band-based search depend less on
+//! pass left (`cols`), all 27 minicolumns at once and without a table. It made the band-based search depend less on
 //! the puzzle's orientation (on top1465 it cut the guesses per puzzle from 10.76 to 9.39 as
 //! given and from 12.06 to 9.85 transposed), but since the search picks its orientation and
 //! counts cells in its branch choice it pays only at the root. There it runs with the others;
@@ -562,8 +559,6 @@ struct State {
     /// [`NO_PICK`] when the band has no empty cell or one configuration per digit left, which
     /// later passes then skip.
     band_key: [u32; 3],
-    /// Whether some digit's columns changed since the last [`State::minicols`] pass.
-    cols_moved: bool,
 }
 
 /// The length of [`State::cand`]: 27 words and one of padding.
@@ -593,7 +588,6 @@ impl State {
         since: BAND,
         // No key yet: the first pass, due on every band (`since`), sets them all.
         band_key: [0; 3],
-        cols_moved: true,
     };
 
     /// Replaces `cand[i]` by `cand[i] & keep`, marking the word dirty if that removed
@@ -725,7 +719,6 @@ impl State {
             // they are the ones the next pass compares with.
             let gone = x & !keep;
             self.cols[d] = x & keep;
-            self.cols_moved = true;
             if gone == 0 {
                 break;
             }
@@ -948,10 +941,6 @@ impl State {
     fn minicols(&mut self) -> bool {
         /// The first column of each of the nine boxes, in the [`band_columns`] layout.
         const FIRST: u32 = 0x1249249;
-        if !self.cols_moved {
-            return true; // the same columns as the last pass, which changed nothing more
-        }
-        self.cols_moved = false;
         let (mut may, mut sure) = (Tally::default(), Tally::default());
         let mut forced = [0u32; 9];
         for (d, &c) in self.cols.iter().enumerate() {
@@ -1449,9 +1438,9 @@ mod tests {
     }
 
     #[test]
-    fn the_state_stays_188_bytes() {
+    fn the_state_stays_184_bytes() {
         // The module documentation's figure; branching copies the whole state.
-        assert_eq!(std::mem::size_of::<State>(), 188);
+        assert_eq!(std::mem::size_of::<State>(), 184);
     }
 
     #[test]
