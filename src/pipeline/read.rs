@@ -494,6 +494,15 @@ fn shown_text(bytes: &[u8]) -> String {
     }
 }
 
+/// The record of a well-formed puzzle, with no expected solution.
+fn puzzle(line: u64, grid: Grid) -> Record {
+    Record {
+        line,
+        input: RecordInput::Puzzle(grid),
+        expected: None,
+    }
+}
+
 fn invalid(line: u64, bytes: &[u8], reason: impl ToString) -> Record {
     Record {
         line,
@@ -658,11 +667,7 @@ impl<R: BufRead> TextRecords<R> {
 impl<R: BufRead + Send> RecordSource for TextRecords<R> {
     fn next_record(&mut self) -> io::Result<Option<Record>> {
         if let Some((line, g)) = self.lines.next_plain_puzzle()? {
-            return Ok(Some(Record {
-                line,
-                input: RecordInput::Puzzle(g),
-                expected: None,
-            }));
+            return Ok(Some(puzzle(line, g)));
         }
         while let Some((line, total)) = self.lines.next_line(&mut self.buf)? {
             let mut bytes = &self.buf[..];
@@ -677,11 +682,7 @@ impl<R: BufRead + Send> RecordSource for TextRecords<R> {
                 return Ok(Some(too_long(line, bytes, total)));
             }
             return Ok(Some(match Grid::parse_bytes(bytes) {
-                Ok(g) => Record {
-                    line,
-                    input: RecordInput::Puzzle(g),
-                    expected: None,
-                },
+                Ok(g) => puzzle(line, g),
                 Err(e) => invalid(line, bytes, e),
             }));
         }
@@ -980,11 +981,7 @@ impl<R: BufRead + Send> RecordSource for CsvRecords<R> {
                     ),
                 ),
                 Some(field) => match Grid::parse_bytes(trim_ascii_ws(field)) {
-                    Ok(g) => Record {
-                        line,
-                        input: RecordInput::Puzzle(g),
-                        expected: None,
-                    },
+                    Ok(g) => puzzle(line, g),
                     Err(e) => invalid(line, field, e),
                 },
             }
@@ -1119,11 +1116,7 @@ impl<R: BufRead + Send> RecordSource for GridRecords<R> {
                 let mut cells = [0u8; 81];
                 cells.copy_from_slice(&self.cells);
                 match Grid::from_cells(cells) {
-                    Ok(g) => Record {
-                        line: start,
-                        input: RecordInput::Puzzle(g),
-                        expected: None,
-                    },
+                    Ok(g) => puzzle(start, g),
                     Err(e) => invalid(start, &self.text, e),
                 }
             }
