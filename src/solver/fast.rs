@@ -767,21 +767,17 @@ impl State {
                 }
             }
             let mut placed = false;
+            // Counted for the three bands before any is placed: a placement only removes
+            // candidates from the later bands, so their counts can be stale only in having
+            // too many, which hides an empty cell or a single until the next round (which a
+            // placement brings), and never yields a wrong one.
+            let [one, two] = self.candidate_counts();
             for b in 0..3 {
                 let unsolved = self.unsolved[b];
-                if unsolved == 0 {
-                    continue;
-                }
-                let (mut one, mut two) = (0u32, 0u32);
-                for d in 0..9 {
-                    let w = self.cand[d * 3 + b];
-                    two |= one & w;
-                    one |= w;
-                }
-                if unsolved & !one != 0 {
+                if unsolved & !one[b] != 0 {
                     return false; // a cell with no candidate left
                 }
-                let singles = unsolved & !two;
+                let singles = unsolved & !two[b];
                 if singles != 0 {
                     placed = true;
                     for d in 0..9 {
@@ -815,6 +811,58 @@ impl State {
                 return true;
             }
         }
+    }
+
+    /// For every band, the cells with at least one candidate left and those with at least two
+    /// (naked singles are the empty cells of the first not in the second): the three bands at
+    /// once, a digit's three words being one vector (the fourth lane, the next digit's first
+    /// word or the padding word, is ignored). About 40 instructions, against 110 a band at a
+    /// time.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn candidate_counts(&self) -> [[u32; 3]; 2] {
+        use std::arch::x86_64::{
+            _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_setzero_si128, _mm_storeu_si128,
+        };
+        let (mut one, mut two) = ([0u32; 4], [0u32; 4]);
+        // SAFETY: SSE2 is part of the x86_64 baseline, so its intrinsics are available. Each
+        // load reads four consecutive u32 of `self.cand` (28 words, so `3 * d + 4` is at most
+        // 28 for the ninth digit) that the slice checks are there, and each store writes the
+        // 16 bytes of a local `[u32; 4]`; unaligned loads and stores need no alignment.
+        unsafe {
+            let (mut o, mut t) = (_mm_setzero_si128(), _mm_setzero_si128());
+            for d in 0..9 {
+                let w = _mm_loadu_si128(self.cand[3 * d..3 * d + 4].as_ptr().cast());
+                t = _mm_or_si128(t, _mm_and_si128(o, w));
+                o = _mm_or_si128(o, w);
+            }
+            _mm_storeu_si128(one.as_mut_ptr().cast(), o);
+            _mm_storeu_si128(two.as_mut_ptr().cast(), t);
+        }
+        [[one[0], one[1], one[2]], [two[0], two[1], two[2]]]
+    }
+
+    /// For every band, the cells with at least one candidate left and those with at least two.
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn candidate_counts(&self) -> [[u32; 3]; 2] {
+        self.candidate_counts_scalar()
+    }
+
+    /// [`State::candidate_counts`] a band at a time: the portable path, and the reference the
+    /// vector path is tested against.
+    #[cfg(any(test, not(target_arch = "x86_64")))]
+    #[inline(always)]
+    fn candidate_counts_scalar(&self) -> [[u32; 3]; 2] {
+        let (mut one, mut two) = ([0u32; 3], [0u32; 3]);
+        for b in 0..3 {
+            for d in 0..9 {
+                let w = self.cand[d * 3 + b];
+                two[b] |= one[b] & w;
+                one[b] |= w;
+            }
+        }
+        [one, two]
     }
 
     /// Each minirow (the three cells where a row of a band crosses a box) holds exactly three
@@ -1706,6 +1754,15 @@ mod tests {
             assert_eq!(t.get(c * 9 + r), g.get(r * 9 + c), "cell {r},{c}");
         }
         assert_eq!(transpose(&t), g);
+    }
+
+    #[test]
+    fn candidate_counts_match_the_scalar_path() {
+        let mut word = sparse_words(29);
+        for _ in 0..1000 {
+            let state = random_state(&mut word);
+            assert_eq!(state.candidate_counts(), state.candidate_counts_scalar());
+        }
     }
 
     #[test]
