@@ -3,10 +3,10 @@
 //! Rows are formatted by hand into a reused buffer (grids as 81 bytes) and quoted per RFC 4180
 //! only where a field needs it (invalid records' text and error messages). A puzzle's row,
 //! whose fields never need quotes, is put together in a fixed array with its numbers worked
-//! out eight digits at a time, and costs about 450 instructions; writing allocates nothing. The output is the
-//! same as the `csv` crate writes with its default settings. Whole records go out in chunks of
-//! about 64 KiB, straight to the output with no second buffer. The pipeline flushes at every
-//! batch boundary, so a crash loses at most the batch in flight.
+//! out eight digits at a time, and costs about 450 instructions; writing allocates nothing.
+//! The output is the same as the `csv` crate writes with its default settings. Whole records
+//! go out in chunks of about 64 KiB, straight to the output with no second buffer. The
+//! pipeline flushes at every batch boundary, so a crash loses at most the batch in flight.
 
 use std::io::{self, Write};
 

@@ -43,30 +43,30 @@
 //! matching runs on all three words, changed or not: a skip that depends on the data is a
 //! branch the processor mispredicts, and that costs more than the lookup.
 //!
-//! Across digits, two rules work on all 27 cells of a band at once. Naked singles: the words
-//! `one` and `two` accumulate "seen at least once / twice" over the nine digits, so
-//! `unsolved & !two` are the cells with one candidate left and `unsolved & !one` the cells with
-//! none. Minirows (a row crossing a box, three cells) hold exactly three digits: bit-parallel
-//! counters over the nine row-by-box graphs tell, for the nine minirows together, how many
-//! digits may and how many must use each one. Being the costliest rule, it runs only when the
-//! others stall, only on bands with a word changed since its last pass, and no more on a band
-//! where it found every digit down to one configuration: it can find nothing there. serg's
-//! puzzles (several solutions each) reach many such bands; skipping them takes 7.9% off their
-//! instructions, and 0.6-1.1% off top1465's and 11+'s, for the same search. The same rule for
-//! minicolumns (a column crossing a box) runs last, on the columns each digit's last column
-//! pass left (`cols`), all 27 minicolumns at once and without a table. It made the band-based search depend less on
-//! the puzzle's orientation (on top1465 it cut the guesses per puzzle from 10.76 to 9.39 as
-//! given and from 12.06 to 9.85 transposed), but since the search picks its orientation and
-//! counts cells in its branch choice it pays only at the root. There it runs with the others;
-//! below the root it costs more than the guesses it saves. Guesses per puzzle, instructions
-//! (callgrind, `bench`) and paired time against the rule at every node, on permuted top1465:
-//! 6.43 guesses and 90.98M at every node, 6.98 and 90.60M (0.995x the time) without it, 6.78
-//! and 89.78M (0.987x) at the root only; on the first 10,000 of 17-clue 158.29M, 153.60M
-//! (0.977x) and 157.23M (0.981x); on the first 5,000 of serg 147.03M, 133.70M (0.928x) and
-//! 135.89M (0.945x); on the first 1,000 of 11+ 388.13M, 381.31M and 381.55M (11+ and 1106
-//! 62.4 and 114.0 guesses at every node, 66.1 and 120.7 with the rule at the root or
-//! nowhere). Running it also at the first level below the root saved a few guesses (6.70 on
-//! top1465) for more than they cost (90.13M).
+//! Across digits, two rules work on all 27 cells of a band at once. Naked singles: the words `one`
+//! and `two` accumulate "seen at least once / twice" over the nine digits (for the three bands at
+//! once, a digit's three words being one SSE2 vector), so `unsolved & !two` are the cells with one
+//! candidate left and `unsolved & !one` the cells with none. Minirows (a row crossing a box, three
+//! cells) hold exactly three digits: bit-parallel counters over the nine row-by-box graphs tell,
+//! for the nine minirows together, how many digits may and how many must use each one. Being the
+//! costliest rule, it runs only when the others stall, only on bands with a word changed since its
+//! last pass, and no more on a band where it found every digit down to one configuration: it can
+//! find nothing there. serg's puzzles (several solutions each) reach many such bands; skipping them
+//! takes 7.9% off their instructions, and 0.6-1.1% off top1465's and 11+'s, for the same search.
+//! The same rule for minicolumns (a column crossing a box) runs last, on the columns each digit's
+//! last column pass left (`cols`), all 27 minicolumns at once and without a table. It made the
+//! band-based search depend less on the puzzle's orientation (on top1465 it cut the guesses per
+//! puzzle from 10.76 to 9.39 as given and from 12.06 to 9.85 transposed), but since the search
+//! picks its orientation and counts cells in its branch choice it pays only at the root. There it
+//! runs with the others; below the root it costs more than the guesses it saves. Guesses per
+//! puzzle, instructions (callgrind, `bench`) and paired time against the rule at every node, on
+//! permuted top1465: 6.43 guesses and 90.98M at every node, 6.98 and 90.60M (0.995x the time)
+//! without it, 6.78 and 89.78M (0.987x) at the root only; on the first 10,000 of 17-clue 158.29M,
+//! 153.60M (0.977x) and 157.23M (0.981x); on the first 5,000 of serg 147.03M, 133.70M (0.928x) and
+//! 135.89M (0.945x); on the first 1,000 of 11+ 388.13M, 381.31M and 381.55M (11+ and 1106 62.4 and
+//! 114.0 guesses at every node, 66.1 and 120.7 with the rule at the root or nowhere). Running it
+//! also at the first level below the root saved a few guesses (6.70 on top1465) for more than they
+//! cost (90.13M).
 //!
 //! At the root only, once those rules stall, one more rule works across digits: **hidden
 //! pairs** in rows and columns. When two digits can go only to the same two cells of a row or
@@ -1408,35 +1408,6 @@ impl FastSolver {
         }
     }
 
-    /// Whether the search may try the next alternative of a branch: not once enough solutions
-    /// are found or the budget is spent. Counts a guess unless the alternative is the last one
-    /// left (`guess == false`), which is forced.
-    fn may_try(&mut self, guess: bool, limits: Limits) -> bool {
-        if self.out.solutions >= limits.solutions || self.out.aborted {
-            return false;
-        }
-        !guess || self.out.spend_guess(limits)
-    }
-}
-
-impl Solver for FastSolver {
-    fn solve_with(
-        &mut self,
-        puzzle: &Grid,
-        limits: Limits,
-        on_solution: &mut dyn FnMut(&Grid),
-    ) -> Outcome {
-        self.every_grid = true;
-        self.run(puzzle, limits, on_solution)
-    }
-
-    fn solve(&mut self, puzzle: &Grid, limits: Limits) -> Outcome {
-        self.every_grid = false;
-        self.run(puzzle, limits, &mut |_| {})
-    }
-}
-
-impl FastSolver {
     /// [`Solver::solve_with`], building the grid of every solution or, without
     /// [`FastSolver::every_grid`], of the first alone.
     fn run(
@@ -1508,6 +1479,33 @@ impl FastSolver {
             self.search(state, limits, on_solution);
         }
         self.out
+    }
+
+    /// Whether the search may try the next alternative of a branch: not once enough solutions
+    /// are found or the budget is spent. Counts a guess unless the alternative is the last one
+    /// left (`guess == false`), which is forced.
+    fn may_try(&mut self, guess: bool, limits: Limits) -> bool {
+        if self.out.solutions >= limits.solutions || self.out.aborted {
+            return false;
+        }
+        !guess || self.out.spend_guess(limits)
+    }
+}
+
+impl Solver for FastSolver {
+    fn solve_with(
+        &mut self,
+        puzzle: &Grid,
+        limits: Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome {
+        self.every_grid = true;
+        self.run(puzzle, limits, on_solution)
+    }
+
+    fn solve(&mut self, puzzle: &Grid, limits: Limits) -> Outcome {
+        self.every_grid = false;
+        self.run(puzzle, limits, &mut |_| {})
     }
 }
 
