@@ -31,16 +31,16 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The libraries the standard library links on linux-gnu besides the C library, each with the
-/// static archives that stand in for it.
+/// The libraries the standard library links on linux-gnu, in the order it asks for them, each
+/// with the static archives that stand in for it.
 const STAND_INS: [(&str, &[&str]); 7] = [
-    ("c", &["libc.a", "libgcc.a", "libgcc_eh.a"]),
     ("gcc_s", &["libgcc_eh.a", "libgcc.a"]),
     ("util", &["libutil.a"]),
     ("rt", &["librt.a"]),
     ("pthread", &["libpthread.a"]),
     ("m", &["libm.a"]),
     ("dl", &["libdl.a"]),
+    ("c", &["libc.a", "libgcc.a", "libgcc_eh.a"]),
 ];
 
 fn main() {
@@ -148,8 +148,8 @@ fn trial(cc: &str, dir: &Path, out: &Path) -> Result<(), String> {
         .arg(&program)
         .arg(&source)
         .arg(format!("-L{}", dir.display()))
-        .args(["-Wl,-Bdynamic", "-lgcc_s", "-lutil", "-lrt", "-lpthread"])
-        .args(["-lm", "-ldl", "-lc"])
+        .arg("-Wl,-Bdynamic")
+        .args(STAND_INS.iter().map(|(lib, _)| format!("-l{lib}")))
         .output()
         .map_err(|e| format!("cannot run `{cc}`: {e}"))?;
     if !linked.status.success() {
