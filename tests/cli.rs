@@ -837,45 +837,42 @@ fn bench_reads_csv_and_gzip_like_solve() {
     assert_eq!((&plain.1, &plain.2), (&packed.1, &packed.2));
 }
 
-/// The ELF program header types of a 64-bit little-endian executable.
+/// Which link the binary got, read from its ELF program headers (64-bit little-endian).
 #[cfg(all(
     target_os = "linux",
     target_env = "gnu",
     target_pointer_width = "64",
     target_endian = "little"
 ))]
-fn program_header_types(exe: &[u8]) -> Vec<u32> {
-    assert_eq!(
-        &exe[..6],
-        b"\x7fELF\x02\x01",
-        "not a 64-bit little-endian ELF file"
-    );
-    let u16_at = |at: usize| u16::from_le_bytes([exe[at], exe[at + 1]]) as usize;
-    let u32_at = |at: usize| u32::from_le_bytes(exe[at..at + 4].try_into().unwrap());
-    let start = u64::from_le_bytes(exe[0x20..0x28].try_into().unwrap()) as usize;
-    let (size, count) = (u16_at(0x36), u16_at(0x38));
-    (0..count).map(|i| u32_at(start + i * size)).collect()
-}
+mod linkage {
+    /// The ELF program header types of a 64-bit little-endian executable.
+    fn program_header_types(exe: &[u8]) -> Vec<u32> {
+        assert_eq!(
+            &exe[..6],
+            b"\x7fELF\x02\x01",
+            "not a 64-bit little-endian ELF file"
+        );
+        let u16_at = |at: usize| u16::from_le_bytes([exe[at], exe[at + 1]]) as usize;
+        let u32_at = |at: usize| u32::from_le_bytes(exe[at..at + 4].try_into().unwrap());
+        let start = u64::from_le_bytes(exe[0x20..0x28].try_into().unwrap()) as usize;
+        let (size, count) = (u16_at(0x36), u16_at(0x38));
+        (0..count).map(|i| u32_at(start + i * size)).collect()
+    }
 
-/// The build script links the binary statically where it can (build.rs), and says so in
-/// `SUDOKU_BATCH_LINKAGE`: a static binary has no program interpreter (the dynamic loader),
-/// every other one has.
-#[cfg(all(
-    target_os = "linux",
-    target_env = "gnu",
-    target_pointer_width = "64",
-    target_endian = "little"
-))]
-#[test]
-fn r_binary_is_linked_as_the_build_script_says() {
-    /// `PT_INTERP`: the segment that names the dynamic loader.
-    const INTERP: u32 = 3;
-    let exe = std::fs::read(assert_cmd::cargo::cargo_bin("sudoku-batch")).unwrap();
-    let has_loader = program_header_types(&exe).contains(&INTERP);
-    match env!("SUDOKU_BATCH_LINKAGE") {
-        "static" => assert!(!has_loader, "the build script chose a static link"),
-        "dynamic" => assert!(has_loader, "the build script chose a dynamic link"),
-        other => panic!("unknown linkage {other:?}"),
+    /// The build script links the binary statically where it can (build.rs), and says so in
+    /// `SUDOKU_BATCH_LINKAGE`: a static binary has no program interpreter (the dynamic loader),
+    /// every other one has.
+    #[test]
+    fn r_binary_is_linked_as_the_build_script_says() {
+        /// `PT_INTERP`: the segment that names the dynamic loader.
+        const INTERP: u32 = 3;
+        let exe = std::fs::read(assert_cmd::cargo::cargo_bin("sudoku-batch")).unwrap();
+        let has_loader = program_header_types(&exe).contains(&INTERP);
+        match env!("SUDOKU_BATCH_LINKAGE") {
+            "static" => assert!(!has_loader, "the build script chose a static link"),
+            "dynamic" => assert!(has_loader, "the build script chose a dynamic link"),
+            other => panic!("unknown linkage {other:?}"),
+        }
     }
 }
 
