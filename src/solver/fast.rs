@@ -564,6 +564,10 @@ struct State {
     band_key: [u32; 3],
 }
 
+/// The bits of band 0's words (word `3 * digit`) in a set of words such as [`State::dirty`]
+/// and [`State::since`]; shifted left by `b`, those of band `b`.
+const BAND0_WORDS: u32 = 0x124_9249;
+
 /// The length of [`State::cand`]: 27 words and one of padding.
 const WORDS: usize = 28;
 
@@ -879,7 +883,7 @@ impl State {
     fn minirows(&mut self) -> bool {
         #[cfg(debug_assertions)]
         let unsettled = {
-            let due = |b: usize| self.since & (0x1249249 << b) != 0;
+            let due = |b: usize| self.since & (BAND0_WORDS << b) != 0;
             let mut all = State {
                 band_key: std::array::from_fn(|b| match self.band_key[b] {
                     NO_PICK if due(b) => 0,
@@ -922,7 +926,7 @@ impl State {
             // every digit's graph is its one matching, all of it forced, so the rule can remove
             // nothing; a state never gets a configuration back, and a digit that loses its
             // last one has an empty word, which its update reports.
-            if since & (0x1249249 << b) == 0 || self.band_key[b] == NO_PICK {
+            if since & (BAND0_WORDS << b) == 0 || self.band_key[b] == NO_PICK {
                 continue;
             }
             self.band_key[b] = NO_PICK;
