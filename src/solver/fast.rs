@@ -128,23 +128,28 @@ const fn column(c: u32) -> u32 {
     0x40201 << c
 }
 
-/// For a 9-bit row: bit `k` set when its box segment `k` (bits `3k..3k+3`) holds a cell, and
-/// in bits 12..16 the number of cells. The count rides along in the same lookup for the branch
-/// choice (see [`State::minirows`]); it sits high enough that the three rows of
-/// [`row_graph_cells`], shifted by up to six, never carry it into their 9-bit graph.
-static TRIADS: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut k = 0;
-        while k < 3 {
-            if x >> (3 * k) & 7 != 0 {
-                t[x] |= 1 << k;
+/// For row `r` of a band (0..3) and its 9 bits: bit `3r + k` set when its box segment `k`
+/// (bits `3k..3k+3`) holds a cell, and in bits 12..16 the number of cells. Pre-shifted per row,
+/// a word's three lookups just add up: the graph bits never overlap, and the counts (at most
+/// 27 together) sum in bits 12..16 above them, so [`row_graph_cells`] needs no shift to place
+/// a row's bits and one to get the cells.
+static ROW_SHAPES: [[u16; 512]; 3] = {
+    let mut t = [[0u16; 512]; 3];
+    let mut r = 0;
+    while r < 3 {
+        let mut x = 0;
+        while x < 512 {
+            let mut k = 0;
+            while k < 3 {
+                if x >> (3 * k) & 7 != 0 {
+                    t[r][x] |= 1 << (3 * r + k);
+                }
+                k += 1;
             }
-            k += 1;
+            t[r][x] |= ((x as u32).count_ones() as u16) << 12;
+            x += 1;
         }
-        t[x] |= ((x as u32).count_ones() as u16) << 12;
-        x += 1;
+        r += 1;
     }
     t
 };
@@ -319,12 +324,10 @@ fn row_graph(w: u32) -> usize {
 #[inline(always)]
 fn row_graph_cells(w: u32) -> (usize, u32) {
     // The masks keep every index provably in range, so that no lookup needs a bounds check.
-    let rows = [w & 0x1FF, w >> 9 & 0x1FF, w >> 18 & 0x1FF].map(|r| TRIADS[r as usize] as u32);
-    let graph = (rows[0] | rows[1] << 3 | rows[2] << 6) & 0x1FF;
-    (
-        graph as usize,
-        (rows[0] >> 12) + (rows[1] >> 12) + (rows[2] >> 12),
-    )
+    let sum = ROW_SHAPES[0][(w & 0x1FF) as usize] as u32
+        + ROW_SHAPES[1][(w >> 9 & 0x1FF) as usize] as u32
+        + ROW_SHAPES[2][(w >> 18 & 0x1FF) as usize] as u32;
+    ((sum & 0x1FF) as usize, sum >> 12)
 }
 
 /// For each permutation of [`PERMS`]: its edges in a row-by-box graph, and the cells of the
@@ -1025,7 +1028,7 @@ impl State {
             let into_cols = columns(into);
             for b in 0..3 {
                 let into_b = into >> (9 * b) & 0x1FF;
-                let boxes = SPREAD_BOXES[(TRIADS[into_b as usize] & 7) as usize] & 0x1FF;
+                let boxes = SPREAD_BOXES[(ROW_SHAPES[0][into_b as usize] & 7) as usize] & 0x1FF;
                 let gone = (out >> (9 * b) & 0x1FF) | ((into_cols | boxes) & !into_b);
                 self.restrict(d * 3 + b, !(gone * 0x40201));
             }
@@ -1656,6 +1659,27 @@ mod tests {
                 rng.below(1 << 27) as u32
             };
             assert_eq!(KEEP_HASHED[row_hash(w)], KEEP[row_graph(w)], "{w:#029b}");
+        }
+    }
+
+    #[test]
+    fn row_graph_cells_give_each_rows_boxes_and_the_cells() {
+        let mut sparse = sparse_words(7);
+        let mut rng = crate::generate::Rng::new(11);
+        for i in 0..100_000 {
+            let w = if i % 2 == 0 {
+                sparse()
+            } else {
+                rng.below(1 << 27) as u32
+            };
+            // Bit `3r + k` when row `r` has a cell in box `k`, one segment at a time.
+            let mut graph = 0;
+            for r in 0..3 {
+                for k in 0..3 {
+                    graph |= ((w >> (9 * r + 3 * k) & 7 != 0) as usize) << (3 * r + k);
+                }
+            }
+            assert_eq!(row_graph_cells(w), (graph, w.count_ones()), "{w:#029b}");
         }
     }
 
