@@ -936,8 +936,6 @@ impl State {
             if self.unsolved[b] == 0 {
                 continue;
             }
-            let mut graphs = [0u32; 9];
-            let mut forced = [0u32; 9];
             let (mut may, mut sure) = (Tally::default(), Tally::default());
             let (mut total, mut cells, mut pick) = (0u32, 0u32, u32::MAX);
             for d in 0..9 {
@@ -953,8 +951,6 @@ impl State {
                     u32::MAX
                 };
                 pick = pick.min(key);
-                graphs[d] = g;
-                forced[d] = f;
                 may.add(g);
                 sure.add(f);
             }
@@ -969,8 +965,11 @@ impl State {
             if full | must == 0 {
                 continue;
             }
+            // The graphs again: on this rare path (2.5% of the passes on serg, 5% on top1465)
+            // that costs less than keeping the nine graphs and forced edges of every pass.
             for d in 0..9 {
-                let (g, f) = (graphs[d], forced[d]);
+                let g = row_graph(self.cand[d * 3 + b]) as u32;
+                let f = FORCED[g as usize] as u32;
                 let out = g & full & !f;
                 if out != 0 {
                     self.restrict(d * 3 + b, !minirow_cells(out));
