@@ -379,10 +379,14 @@ impl Reader {
             limit: FIRST_READ,
         };
         let mut buffered = BufReader::with_capacity(buffer_size(size), counting);
-        let is_gzip = buffered
-            .fill_buf()
-            .map_err(io_err)?
-            .starts_with(&GZIP_MAGIC);
+        // The first read, retried on a signal as every later one is (`fill_buf!`).
+        let is_gzip = loop {
+            match buffered.fill_buf() {
+                Ok(avail) => break avail.starts_with(&GZIP_MAGIC),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(io_err(e)),
+            }
+        };
         let input: Box<dyn BufRead + Send> = if is_gzip {
             gunzip(buffered)
         } else {
@@ -538,6 +542,7 @@ macro_rules! fill_buf {
         }
     };
 }
+pub(super) use fill_buf;
 
 /// Splits a byte stream into lines ended by `\n`, `\r\n` or a lone `\r`, keeping at most
 /// [`MAX_RECORD_BYTES`] of each line and counting the rest.
@@ -1126,6 +1131,7 @@ impl<R: BufRead + Send> RecordSource for GridRecords<R> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_input::Interrupting;
     use super::*;
 
     const P1: &str =
@@ -1244,22 +1250,6 @@ mod tests {
         out
     }
 
-    /// Fails every other read with `Interrupted`, as a signal arriving during `read` does.
-    struct Interrupting<R> {
-        inner: R,
-        fail: bool,
-    }
-
-    impl<R: Read> Read for Interrupting<R> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            self.fail = !self.fail;
-            if self.fail {
-                return Err(io::ErrorKind::Interrupted.into());
-            }
-            self.inner.read(buf)
-        }
-    }
-
     #[test]
     fn reads_interrupted_by_a_signal_are_retried() {
         let rows: String = P1
@@ -1283,14 +1273,24 @@ mod tests {
             assert!(whole.len() >= 2, "{format:?}");
             // A small buffer sends lines the general way, a large one in place.
             for capacity in [16, 8192] {
-                let interrupting = Interrupting {
-                    inner: io::Cursor::new(input.clone().into_bytes()),
-                    fail: false,
-                };
+                let interrupting = Interrupting::new(input.clone().into_bytes());
                 let input = Box::new(BufReader::with_capacity(capacity, interrupting));
                 assert_eq!(summary(&read_all_from(input, format)), whole, "{format:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_first_read_interrupted_by_a_signal_is_retried() {
+        // The first read looks for the gzip magic; here it fails with `Interrupted` first.
+        let interrupting = Interrupting::new(format!("{P1}\n{P1}\n").into_bytes());
+        let reader = Reader::from_reader("memory", interrupting, &ReadOptions::default());
+        let records: Vec<_> = reader.unwrap().collect::<Result<_, _>>().unwrap();
+        assert_eq!(
+            summary(&records),
+            summary(&read_all(format!("{P1}\n{P1}\n").as_bytes(), Format::Text))
+        );
+        assert_eq!(records.len(), 2);
     }
 
     #[test]

@@ -17,6 +17,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
+use super::read::fill_buf;
 use super::write::SOLUTION_COLUMNS;
 
 /// What an existing results file holds.
@@ -263,7 +264,7 @@ fn read_row(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<usize> {
     buf.clear();
     let mut in_quotes = false;
     loop {
-        let avail = input.fill_buf()?;
+        let avail = fill_buf!(input);
         if avail.is_empty() {
             return Ok(buf.len());
         }
@@ -343,6 +344,7 @@ fn parse_row(
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_input::Interrupting;
     use super::*;
 
     const HEADER: [&str; 3] = ["line", "puzzle", "status"];
@@ -440,5 +442,18 @@ mod tests {
             scan_bytes(b"a,b,c\n1,2,3\n"),
             Err(ResumeError::Mismatch(_))
         ));
+    }
+
+    #[test]
+    fn rows_interrupted_by_a_signal_are_retried() {
+        let text = "line,puzzle\n1,\"a\nb\"\n2,c\n";
+        // A buffer of 4 bytes: every row takes several reads, each after a failed one.
+        let mut input = io::BufReader::with_capacity(4, Interrupting::new(text.into()));
+        let mut buf = Vec::new();
+        let mut rows = Vec::new();
+        while read_row(&mut input, &mut buf).unwrap() > 0 {
+            rows.push(String::from_utf8(buf.clone()).unwrap());
+        }
+        assert_eq!(rows, ["line,puzzle\n", "1,\"a\nb\"\n", "2,c\n"]);
     }
 }
