@@ -1673,28 +1673,18 @@ mod tests {
     fn row_hash_finds_the_keep_of_every_word() {
         // Dense and sparse words, so that rows with one, two and three cells per segment all
         // occur; `row_graph` (three lookups) is the reference.
-        let mut sparse = sparse_words(3);
-        let mut rng = crate::generate::Rng::new(5);
-        for i in 0..100_000 {
-            let w = if i % 2 == 0 {
-                sparse()
-            } else {
-                rng.below(1 << 27) as u32
-            };
+        let mut word = mixed_words(3);
+        for _ in 0..100_000 {
+            let w = word();
             assert_eq!(KEEP_HASHED[row_hash(w)], KEEP[row_graph(w)], "{w:#029b}");
         }
     }
 
     #[test]
     fn row_graph_cells_give_each_rows_boxes_and_the_cells() {
-        let mut sparse = sparse_words(7);
-        let mut rng = crate::generate::Rng::new(11);
-        for i in 0..100_000 {
-            let w = if i % 2 == 0 {
-                sparse()
-            } else {
-                rng.below(1 << 27) as u32
-            };
+        let mut word = mixed_words(7);
+        for _ in 0..100_000 {
+            let w = word();
             // Bit `3r + k` when row `r` has a cell in box `k`, one segment at a time.
             let mut graph = 0;
             for r in 0..3 {
@@ -1818,6 +1808,22 @@ mod tests {
     fn sparse_words(seed: u64) -> impl FnMut() -> u32 {
         let mut rng = crate::generate::Rng::new(seed);
         move || (rng.below(1 << 27) as u32) & (rng.below(1 << 27) as u32)
+    }
+
+    /// Random band words from `seed`, by turns sparse (see [`sparse_words`]) and with about
+    /// half their bits set, so that rows with one, two and three cells per segment all occur.
+    fn mixed_words(seed: u64) -> impl FnMut() -> u32 {
+        let mut sparse = sparse_words(seed);
+        let mut rng = crate::generate::Rng::new(seed + 1);
+        let mut dense = false;
+        move || {
+            dense = !dense;
+            if dense {
+                rng.below(1 << 27) as u32
+            } else {
+                sparse()
+            }
+        }
     }
 
     /// A state whose candidates, empty cells and dirty marks are random words, for tests of
