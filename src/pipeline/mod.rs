@@ -24,38 +24,6 @@ pub mod resume;
 pub mod solve;
 pub mod write;
 
-/// Inputs for the stages' tests.
-#[cfg(test)]
-mod test_input {
-    use std::io::{self, Read};
-
-    /// Bytes read through `read` calls every other one of which fails with `Interrupted`, as a
-    /// signal arriving during `read` makes it; the failing one comes first.
-    pub struct Interrupting {
-        inner: io::Cursor<Vec<u8>>,
-        fail: bool,
-    }
-
-    impl Interrupting {
-        pub fn new(bytes: Vec<u8>) -> Self {
-            Interrupting {
-                inner: io::Cursor::new(bytes),
-                fail: false,
-            }
-        }
-    }
-
-    impl Read for Interrupting {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            self.fail = !self.fail;
-            if self.fail {
-                return Err(io::ErrorKind::Interrupted.into());
-            }
-            self.inner.read(buf)
-        }
-    }
-}
-
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Seek, Write};
@@ -1087,6 +1055,38 @@ fn cut_for_append(path: &Path, len: u64) -> io::Result<File> {
     file.set_len(len)?;
     file.seek(io::SeekFrom::End(0))?;
     Ok(file)
+}
+
+/// Inputs for the stages' tests.
+#[cfg(test)]
+mod test_input {
+    use std::io::{self, Read};
+
+    /// Bytes read through `read` calls every other one of which fails with `Interrupted`, as a
+    /// signal arriving during `read` makes it; the failing one comes first.
+    pub struct Interrupting {
+        inner: io::Cursor<Vec<u8>>,
+        fail: bool,
+    }
+
+    impl Interrupting {
+        pub fn new(bytes: Vec<u8>) -> Self {
+            Interrupting {
+                inner: io::Cursor::new(bytes),
+                fail: false,
+            }
+        }
+    }
+
+    impl Read for Interrupting {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.fail = !self.fail;
+            if self.fail {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            self.inner.read(buf)
+        }
+    }
 }
 
 #[cfg(test)]

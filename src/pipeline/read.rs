@@ -379,7 +379,8 @@ impl Reader {
             limit: FIRST_READ,
         };
         let mut buffered = BufReader::with_capacity(buffer_size(size), counting);
-        // The first read, retried on a signal as every later one is (`fill_buf!`).
+        // The first read, retried when it comes back `Interrupted`, as every later one is
+        // (`fill_buf!`).
         let is_gzip = loop {
             match buffered.fill_buf() {
                 Ok(avail) => break avail.starts_with(&GZIP_MAGIC),

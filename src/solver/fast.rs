@@ -1671,8 +1671,7 @@ mod tests {
 
     #[test]
     fn row_hash_finds_the_keep_of_every_word() {
-        // Dense and sparse words, so that rows with one, two and three cells per segment all
-        // occur; `row_graph` (three lookups) is the reference.
+        // `row_graph` (three lookups) is the reference.
         let mut word = mixed_words(3);
         for _ in 0..100_000 {
             let w = word();
