@@ -791,6 +791,8 @@ impl State {
             while self.dirty != 0 {
                 // `dirty` has bits below 27 only; the `min` lets the compiler see that the
                 // digit's three words are in range, which saves a bounds check per update.
+                // A stray higher bit would never be cleared, so debug builds check for one.
+                debug_assert_eq!(self.dirty & !BAND, 0, "a dirty bit beyond the 27 words");
                 let d = (self.dirty.trailing_zeros() as usize / 3).min(8);
                 if !self.update(d) {
                     return false;
