@@ -111,8 +111,9 @@ pub trait Solver: Send {
 pub enum Strategy {
     /// Per-digit band bitboards: row/box and band/column matching, naked and hidden singles,
     /// minirow and minicolumn counting, hidden pairs before the search; branches on one digit's
-    /// configuration in a band, else on a two-candidate cell; copy-on-branch. The fastest; the
-    /// default.
+    /// configuration in a band, else on a two-candidate cell (a puzzle with a band settled at
+    /// the root, often one of several solutions, is searched on cells without minirow
+    /// counting); copy-on-branch. The fastest; the default.
     #[default]
     Fast,
     /// Bitmask candidates, naked and hidden singles, branching on the cell with the fewest
