@@ -829,7 +829,7 @@ impl State {
             // candidates from the later bands, so their counts can be stale only in having
             // too many, which hides an empty cell or a single until the next round (which a
             // placement brings), and never yields a wrong one.
-            let [one, two] = self.candidate_counts();
+            let [one, two] = self.candidate_counts::<2>();
             for b in 0..3 {
                 let unsolved = self.unsolved[b];
                 if unsolved & !one[b] != 0 {
@@ -876,39 +876,48 @@ impl State {
         }
     }
 
-    /// For every band, the cells with at least one candidate left and those with at least two
-    /// (naked singles are the empty cells of the first not in the second): the three bands at
-    /// once, a digit's three words being one vector (the fourth lane, the next digit's first
-    /// word or the padding word, is ignored). About 40 instructions, against 110 a band at a
+    /// For every band, the cells with at least one candidate left, those with at least two,
+    /// and so on up to `N` (naked singles are the empty cells of the first not in the second;
+    /// the branch on a cell looks for the second not in the third): the three bands at once, a
+    /// digit's three words being one vector (the fourth lane, the next digit's first word or
+    /// the padding word, is ignored). About 40 instructions for two, against 110 a band at a
     /// time.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn candidate_counts(&self) -> [[u32; 3]; 2] {
+    fn candidate_counts<const N: usize>(&self) -> [[u32; 3]; N] {
         use std::arch::x86_64::{
-            _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_setzero_si128, _mm_storeu_si128,
+            __m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_setzero_si128,
+            _mm_storeu_si128,
         };
-        let (mut one, mut two) = ([0u32; 4], [0u32; 4]);
+        let mut out = [[0u32; 3]; N];
         // SAFETY: SSE2 is part of the x86_64 baseline, so its intrinsics are available. Each
         // load reads four consecutive u32 of `self.cand` (28 words, so `3 * d + 4` is at most
         // 28 for the ninth digit) that the slice checks are there, and each store writes the
         // 16 bytes of a local `[u32; 4]`; unaligned loads and stores need no alignment.
         unsafe {
-            let (mut o, mut t) = (_mm_setzero_si128(), _mm_setzero_si128());
+            // `at_least[k]`: the cells with at least k + 1 candidates so far.
+            let mut at_least: [__m128i; N] = [_mm_setzero_si128(); N];
             for d in 0..9 {
                 let w = _mm_loadu_si128(self.cand[3 * d..3 * d + 4].as_ptr().cast());
-                t = _mm_or_si128(t, _mm_and_si128(o, w));
-                o = _mm_or_si128(o, w);
+                for k in (1..N).rev() {
+                    at_least[k] = _mm_or_si128(at_least[k], _mm_and_si128(at_least[k - 1], w));
+                }
+                at_least[0] = _mm_or_si128(at_least[0], w);
             }
-            _mm_storeu_si128(one.as_mut_ptr().cast(), o);
-            _mm_storeu_si128(two.as_mut_ptr().cast(), t);
+            for (o, v) in out.iter_mut().zip(at_least) {
+                let mut lanes = [0u32; 4];
+                _mm_storeu_si128(lanes.as_mut_ptr().cast(), v);
+                *o = [lanes[0], lanes[1], lanes[2]];
+            }
         }
-        [[one[0], one[1], one[2]], [two[0], two[1], two[2]]]
+        out
     }
 
-    /// For every band, the cells with at least one candidate left and those with at least two.
+    /// For every band, the cells with at least one candidate left, at least two, and so on up
+    /// to `N`.
     #[cfg(not(target_arch = "x86_64"))]
     #[inline(always)]
-    fn candidate_counts(&self) -> [[u32; 3]; 2] {
+    fn candidate_counts<const N: usize>(&self) -> [[u32; 3]; N] {
         self.candidate_counts_scalar()
     }
 
@@ -916,16 +925,17 @@ impl State {
     /// vector path is tested against.
     #[cfg(any(test, not(target_arch = "x86_64")))]
     #[inline(always)]
-    fn candidate_counts_scalar(&self) -> [[u32; 3]; 2] {
-        let (mut one, mut two) = ([0u32; 3], [0u32; 3]);
-        for b in 0..3 {
-            for d in 0..9 {
-                let w = self.cand[d * 3 + b];
-                two[b] |= one[b] & w;
-                one[b] |= w;
+    fn candidate_counts_scalar<const N: usize>(&self) -> [[u32; 3]; N] {
+        let mut at_least = [[0u32; 3]; N];
+        // Word i is in band i % 3; within a band the digits come in order.
+        for (i, &w) in self.cand[..27].iter().enumerate() {
+            let b = i % 3;
+            for k in (1..N).rev() {
+                at_least[k][b] |= at_least[k - 1][b] & w;
             }
+            at_least[0][b] |= w;
         }
-        [one, two]
+        at_least
     }
 
     /// Each minirow (the three cells where a row of a band crosses a box) holds exactly three
@@ -1207,16 +1217,10 @@ impl State {
     /// puzzle the keys are the root's, and a band not settled there is where the puzzle's
     /// constraint lies (see the module documentation).
     fn branch_cell(&self) -> (usize, u32) {
+        let [_, two, three] = self.candidate_counts::<3>();
         let mut first = None;
         for b in 0..3 {
-            let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let w = self.cand[d * 3 + b];
-                three |= two & w;
-                two |= one & w;
-                one |= w;
-            }
-            let pairs = self.unsolved[b] & two & !three;
+            let pairs = self.unsolved[b] & two[b] & !three[b];
             if pairs != 0 {
                 let cell = (b, pairs & pairs.wrapping_neg());
                 if self.band_key[b] != NO_PICK {
@@ -1975,7 +1979,14 @@ mod tests {
         let mut word = sparse_words(29);
         for _ in 0..1000 {
             let state = random_state(&mut word);
-            assert_eq!(state.candidate_counts(), state.candidate_counts_scalar());
+            assert_eq!(
+                state.candidate_counts::<2>(),
+                state.candidate_counts_scalar::<2>()
+            );
+            assert_eq!(
+                state.candidate_counts::<3>(),
+                state.candidate_counts_scalar::<3>()
+            );
         }
     }
 
