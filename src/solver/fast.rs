@@ -732,12 +732,20 @@ impl State {
         self.restrict(d * 3 + (b + 2) % 3, col);
     }
 
-    /// Places digit `d` on cell `bit` of band `b` after removing the other digits from it.
-    fn assign(&mut self, d: usize, b: usize, bit: u32) {
-        for e in 0..9 {
-            if e != d {
-                self.restrict(e * 3 + b, !bit);
-            }
+    /// Places digit `d` on cell `bit` of band `b` after removing from it the other digits
+    /// that still have it, `others` (bit `e` for digit `e`; not `d`).
+    fn assign(&mut self, d: usize, b: usize, bit: u32, others: u32) {
+        debug_assert_eq!(
+            others & 1 << d,
+            0,
+            "the digit placed is not among the others"
+        );
+        let mut m = others;
+        while m != 0 {
+            // At most 8: the index is in range.
+            let e = (m.trailing_zeros() as usize).min(8);
+            m &= m - 1;
+            self.restrict(e * 3 + b, !bit);
         }
         self.place(d, b, bit);
     }
@@ -1484,12 +1492,11 @@ impl FastSolver {
             return;
         }
         let (b, bit) = state.branch_cell();
-        let mut digits: u32 = 0;
+        let mut all: u32 = 0;
         for d in 0..9 {
-            if state.cand[d * 3 + b] & bit != 0 {
-                digits |= 1 << d;
-            }
+            all |= ((state.cand[d * 3 + b] & bit != 0) as u32) << d;
         }
+        let mut digits = all;
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
@@ -1497,7 +1504,7 @@ impl FastSolver {
                 return;
             }
             let mut next = state;
-            next.assign(d, b, bit);
+            next.assign(d, b, bit, all & !(1 << d));
             self.search(next, limits, on_solution);
         }
     }
