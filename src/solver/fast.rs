@@ -602,7 +602,9 @@ struct State {
     /// when the last propagation ran without the pass (a settled puzzle's light search).
     pick: u32,
     /// Words changed since the last [`State::minirows`] pass (bits as `dirty`): a band none
-    /// of whose words changed would yield the same again, so the pass skips it.
+    /// of whose words changed would yield the same again, so the pass skips it. The light
+    /// search of a settled puzzle, which runs no pass, does not track them: it leaves every
+    /// band due, for the pass that runs once its search turns thorough.
     since: u32,
     /// For each band, its branch key from the last [`State::minirows`] pass that looked at it;
     /// [`NO_PICK`] when the band has no empty cell or one configuration per digit left, which
@@ -755,13 +757,14 @@ impl State {
     /// The update of digit `d`: keeps the cells that fit a row-to-box matching in every band,
     /// then those that fit a band-to-column matching in every stack, and repeats both until
     /// the column pass shrinks no band; then places the digit on each row left with a single
-    /// cell. False when the digit no longer fits the grid.
+    /// cell. False when the digit no longer fits the grid. With `SINCE`, the words it changed
+    /// (and those that were dirty) are marked in [`State::since`].
     ///
     /// The hot paths are branch-free where the outcome is data-dependent (does this word
     /// change, does this band gain a single): on the hard corpora a mispredicted branch costs
     /// more than the work it would skip, so bands that cannot change are computed anyway.
     #[inline(always)]
-    fn update(&mut self, d: usize) -> bool {
+    fn update<const SINCE: bool>(&mut self, d: usize) -> bool {
         let mut touched = self.dirty >> (d * 3) & 7;
         self.dirty &= !(7 << (d * 3));
         let mut w = [self.cand[d * 3], self.cand[d * 3 + 1], self.cand[d * 3 + 2]];
@@ -793,7 +796,9 @@ impl State {
                 touched |= ((gone >> (9 * b) & 0x1FF != 0) as u32) << b;
             }
         }
-        self.since |= touched << (d * 3);
+        if SINCE {
+            self.since |= touched << (d * 3);
+        }
         if w.contains(&0) {
             return false;
         }
@@ -830,7 +835,7 @@ impl State {
                 // A stray higher bit would never be cleared, so debug builds check for one.
                 debug_assert_eq!(self.dirty & !BAND, 0, "a dirty bit beyond the 27 words");
                 let d = (self.dirty.trailing_zeros() as usize / 3).min(8);
-                if !self.update(d) {
+                if !self.update::<MINIROWS>(d) {
                     return false;
                 }
             }
@@ -862,8 +867,10 @@ impl State {
                 continue;
             }
             if !MINIROWS {
-                // No band configuration was chosen: the search branches on a cell.
+                // No band configuration was chosen: the search branches on a cell. The updates
+                // kept no account of the words they changed, so every band is due its pass.
                 self.pick = NO_PICK;
+                self.since = BAND;
                 return true;
             }
             // The minirow rule is the costliest, so it runs only once the cheap rules stall.
