@@ -107,15 +107,16 @@
 //! several solutions, as all of serg's are. Their search seldom meets a contradiction (one
 //! node in forty on serg), so the rule that makes a wrong guess fail at once has little to do:
 //! on serg 2.5% of its passes removed anything, and it ran for the branch choice, at about a
-//! fifth of the instructions. Without it, and with the cell branch made cheap (the vector
-//! tally finds its cells, and only the digits the cell still has are removed from it), serg's
-//! first 5,000 permuted puzzles take 13.3% fewer instructions (108.49M to 94.10M; counting to
-//! 1, 95.40M to 82.66M) for a few more guesses (6.83 to 7.03 a puzzle), and the whole corpus
-//! 0.907x the time (101 paired rounds). A unique puzzle can be settled too (one in ten of
-//! 17-clue, one in twenty of top1465), and there the rule earns its keep, so after
+//! fifth of the instructions. Without it, with the cell branch made cheap (the vector tally
+//! finds its cells, and only the digits the cell still has are removed from it) and with no
+//! account kept of the words changed for the pass, serg's first 5,000 permuted puzzles take
+//! 15.6% fewer instructions (108.49M to 91.54M; counting to 1, 95.40M to 80.58M) for a few
+//! more guesses (6.83 to 7.03 a puzzle), and the whole corpus 0.921x the time (0.899x counting
+//! to 1; 101 and 61 paired rounds). A unique puzzle can be settled too (one in ten of 17-clue,
+//! one in twenty of top1465), and there the rule earns its keep, so after
 //! [`SETTLED_FAILURES`] contradictions the search turns thorough for the rest of the puzzle.
-//! Permuted top1465 then takes 0.9% fewer instructions (0.980x the time), the first 10,000 of
-//! 17-clue 0.1% fewer (0.992x), the first 1,000 of 11+ the same. The light search on every
+//! Permuted top1465 then takes 1.0% fewer instructions (0.981x the time), the first 10,000 of
+//! 17-clue 0.4% fewer (0.993x), the first 1,000 of 11+ the same. The light search on every
 //! puzzle cost 31% more instructions on top1465 and 82% more on 11+; never turning thorough,
 //! 0.3% more on top1465 and 0.5% more on 17-clue.
 //!
