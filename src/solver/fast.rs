@@ -1442,8 +1442,8 @@ pub struct FastSolver {
     /// Whether the search runs the minirow rule and branches on band configurations; false
     /// while a settled puzzle is searched without them (see the module documentation).
     thorough: bool,
-    /// Contradictions met so far by the search of a settled puzzle: at
-    /// [`SETTLED_FAILURES`] it turns thorough.
+    /// Contradictions met so far by the current search (counted in either mode): at
+    /// [`SETTLED_FAILURES`] the search of a settled puzzle turns thorough.
     failures: u32,
 }
 
