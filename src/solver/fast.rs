@@ -1453,7 +1453,10 @@ impl FastSolver {
         Self::default()
     }
 
-    fn search(&mut self, mut state: State, limits: Limits, on_solution: &mut dyn FnMut(&Grid)) {
+    /// Searches below `state`, which it leaves changed: each branch makes its own copy. Taking
+    /// the state by value instead made every branch copy it twice, once into its local and once
+    /// more into the argument (about 1.8% of serg's instructions).
+    fn search(&mut self, state: &mut State, limits: Limits, on_solution: &mut dyn FnMut(&Grid)) {
         let ok = if self.thorough {
             state.propagate::<true, false>()
         } else {
@@ -1494,10 +1497,10 @@ impl FastSolver {
                 if !self.may_try(perms != 0, limits) {
                     return;
                 }
-                let mut next = state;
+                let mut next = *state;
                 next.cand[i] &= cells;
                 next.dirty |= 1 << i;
-                self.search(next, limits, on_solution);
+                self.search(&mut next, limits, on_solution);
             }
             return;
         }
@@ -1513,9 +1516,9 @@ impl FastSolver {
             if !self.may_try(digits != 0, limits) {
                 return;
             }
-            let mut next = state;
+            let mut next = *state;
             next.assign(d, b, bit, all & !(1 << d));
-            self.search(next, limits, on_solution);
+            self.search(&mut next, limits, on_solution);
         }
     }
 
@@ -1590,7 +1593,7 @@ impl FastSolver {
                 state = state.transposed();
                 self.transposed = true;
             }
-            self.search(state, limits, on_solution);
+            self.search(&mut state, limits, on_solution);
         }
         self.out
     }
