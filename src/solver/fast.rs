@@ -1566,9 +1566,11 @@ impl FastSolver {
         Self::default()
     }
 
-    /// Searches below `state`, which it leaves changed: each branch makes its own copy. Taking
-    /// the state by value instead made every branch copy it twice, once into its local and once
-    /// more into the argument (about 1.8% of serg's instructions).
+    /// Searches below `state`, which it leaves changed: each alternative of a branch but the
+    /// last works on its own copy, and the last on `state` itself, which nothing needs after
+    /// it. Taking the state by value instead made every branch copy it twice, once into its
+    /// local and once more into the argument (about 1.8% of serg's instructions); copying it
+    /// for the last alternative too cost 0.45% on 11+ and 0.3% on top1465.
     fn search(&mut self, state: &mut State, limits: Limits, on_solution: &mut dyn FnMut(&Grid)) {
         let pairs = if self.thorough {
             state.propagate::<true, false>()
@@ -1610,10 +1612,17 @@ impl FastSolver {
                 if !self.may_try(perms != 0, limits) {
                     return;
                 }
-                let mut next = *state;
+                // The last alternative takes the state itself: nothing reads it afterwards.
+                let mut copy;
+                let next = if perms == 0 {
+                    &mut *state
+                } else {
+                    copy = *state;
+                    &mut copy
+                };
                 next.cand[i] &= cells;
                 next.dirty |= 1 << i;
-                self.search(&mut next, limits, on_solution);
+                self.search(next, limits, on_solution);
             }
             return;
         }
@@ -1629,9 +1638,15 @@ impl FastSolver {
             if !self.may_try(digits != 0, limits) {
                 return;
             }
-            let mut next = *state;
+            let mut copy;
+            let next = if digits == 0 {
+                &mut *state
+            } else {
+                copy = *state;
+                &mut copy
+            };
             next.assign(d, b, bit, all & !(1 << d));
-            self.search(&mut next, limits, on_solution);
+            self.search(next, limits, on_solution);
         }
     }
 
