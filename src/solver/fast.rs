@@ -1609,20 +1609,13 @@ impl FastSolver {
             while perms != 0 {
                 let cells = PERM_EDGES[perms.trailing_zeros() as usize].1;
                 perms &= perms - 1;
-                if !self.may_try(perms != 0, limits) {
+                let go_on = self.alternative(state, perms == 0, limits, on_solution, |next| {
+                    next.cand[i] &= cells;
+                    next.dirty |= 1 << i;
+                });
+                if !go_on {
                     return;
                 }
-                // The last alternative takes the state itself: nothing reads it afterwards.
-                let mut copy;
-                let next = if perms == 0 {
-                    &mut *state
-                } else {
-                    copy = *state;
-                    &mut copy
-                };
-                next.cand[i] &= cells;
-                next.dirty |= 1 << i;
-                self.search(next, limits, on_solution);
             }
             return;
         }
@@ -1635,18 +1628,12 @@ impl FastSolver {
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            if !self.may_try(digits != 0, limits) {
+            let go_on = self.alternative(state, digits == 0, limits, on_solution, |next| {
+                next.assign(d, b, bit, all & !(1 << d));
+            });
+            if !go_on {
                 return;
             }
-            let mut copy;
-            let next = if digits == 0 {
-                &mut *state
-            } else {
-                copy = *state;
-                &mut copy
-            };
-            next.assign(d, b, bit, all & !(1 << d));
-            self.search(next, limits, on_solution);
         }
     }
 
@@ -1739,6 +1726,33 @@ impl FastSolver {
             self.search(&mut state, limits, on_solution);
         }
         self.out
+    }
+
+    /// One alternative of a branch at `state`: `choose` applied to a copy of the state and
+    /// searched, unless the search may not try it ([`FastSolver::may_try`]), when it returns
+    /// false. The `last` alternative takes the state itself, which nothing reads afterwards.
+    #[inline(always)]
+    fn alternative(
+        &mut self,
+        state: &mut State,
+        last: bool,
+        limits: Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+        choose: impl FnOnce(&mut State),
+    ) -> bool {
+        if !self.may_try(!last, limits) {
+            return false;
+        }
+        let mut copy;
+        let next = if last {
+            state
+        } else {
+            copy = *state;
+            &mut copy
+        };
+        choose(next);
+        self.search(next, limits, on_solution);
+        true
     }
 
     /// Whether the search may try the next alternative of a branch: not once enough solutions
