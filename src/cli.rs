@@ -153,7 +153,9 @@ pub struct SolverArgs {
     #[arg(long, value_name = "N")]
     pub max_guesses: Option<u64>,
 
-    /// Solver threads. Default: one per CPU this process may use (also what 0 asks for).
+    /// Solver threads. Default: one per CPU this process may use (also what 0 asks for). A
+    /// file of up to 64 KiB starts on one thread and brings in the others only if its first
+    /// puzzles show that it would take long.
     #[arg(long, short = 'j', value_name = "N", default_value_t)]
     #[arg(hide_default_value = true)]
     pub threads: usize,
@@ -298,7 +300,9 @@ pub struct ValidateSolverArgs {
     #[arg(long, value_name = "N")]
     pub max_guesses: Option<u64>,
 
-    /// Solver threads. Default: one per core (also what 0 asks for).
+    /// Solver threads. Default: one per CPU this process may use (also what 0 asks for). A
+    /// file of up to 64 KiB starts on one thread and brings in the others only if its first
+    /// puzzles show that it would take long.
     #[arg(long, short = 'j', value_name = "N", default_value_t)]
     #[arg(hide_default_value = true)]
     pub threads: usize,

@@ -282,8 +282,9 @@ fn rows_do_not_depend_on_threads_or_batch_size() {
 fn one_thread_gives_the_same_results_from_small_and_large_files_and_stdin() {
     // With one solver thread, a file of up to 512 KiB is read, solved and written all on the
     // calling thread; a larger file, and stdin, go through reader and writer threads; more
-    // threads use the pool. The default on one CPU (pinned with `taskset`, where it exists) is
-    // one solver thread. Rows, solutions and summary must not depend on the way.
+    // threads use the pool (a file of up to 64 KiB, such as the small one here, only once
+    // the calling thread finds it long). The default on one CPU (pinned with `taskset`, where
+    // it exists) is one solver thread. Rows, solutions and summary must not depend on the way.
     let dir = tempfile::tempdir().unwrap();
     let mut small = std::fs::read(data("mixed.txt")).unwrap();
     if !small.ends_with(b"\n") {
@@ -341,6 +342,56 @@ fn one_thread_gives_the_same_results_from_small_and_large_files_and_stdin() {
             assert_eq!(file.2, other.2, "{what}");
             assert_eq!(file.3, other.3, "{what}");
         }
+    }
+}
+
+#[test]
+fn a_small_file_handed_to_the_threads_midway_gives_the_rows_of_one_thread() {
+    // With several solver threads, a file of up to 64 KiB starts on the calling thread, which
+    // hands the rest to the threads once its first records show that the whole would take
+    // long. Eight slow records first (5,000 solutions of the empty grid each: a millisecond or
+    // more even optimized, so the estimate for the 300 behind them is far past the 5 ms the
+    // first look allows) make the hand-over certain, within the first batch. Rows, exit code
+    // and summary must be those of one thread, and of two threads from the start (stdin).
+    let dir = tempfile::tempdir().unwrap();
+    let sample =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt"))
+            .unwrap();
+    let empty = format!("{}\n", ".".repeat(81));
+    let mut text = empty.repeat(8);
+    text.push_str("not a puzzle\n");
+    for line in sample.lines().filter(|l| !l.starts_with('#')).take(300) {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text.push_str(&empty.repeat(2));
+    assert!(text.len() < 64 * 1024);
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, &text).unwrap();
+    let run = |threads: &str, stdin: bool| {
+        let mut cmd = bin();
+        cmd.args(["solve", "-j", threads, "--limit", "5000"]);
+        if stdin {
+            cmd.arg("-").write_stdin(text.clone());
+        } else {
+            cmd.arg(&input);
+        }
+        let out = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        // The summary without its first line, which holds the times.
+        let summary: Vec<String> = stderr.lines().skip(1).map(String::from).collect();
+        (out.status.code(), strip_times(&out), summary)
+    };
+    let one = run("1", false);
+    assert_eq!(one.0, Some(1), "the invalid record");
+    assert_eq!(one.1.lines().count(), 1 + 8 + 1 + 300 + 2);
+    assert!(one.1.lines().nth(1).unwrap().contains(",multiple,5000,"));
+    for (threads, stdin) in [("2", false), ("3", false), ("2", true)] {
+        let other = run(threads, stdin);
+        let what = format!("-j {threads}, stdin {stdin}");
+        assert_same(&one.1, &other.1, &what);
+        assert_eq!(one.0, other.0, "{what}");
+        assert_eq!(one.2, other.2, "{what}");
     }
 }
 

@@ -284,9 +284,9 @@ fn truncated_gzip_writes_the_rows_before_it_then_exits_2() {
 
 #[test]
 fn gzip_cut_within_the_first_batch_keeps_its_rows() {
-    // An input that ends within the first batch (32 records) starts no reader thread: at
-    // `-j 2` that batch is read on the calling thread, at `-j 1` the small file is solved there
-    // whole. Its records and its error must still both come out.
+    // An input that ends within the first batch (32 records) starts no reader thread: the
+    // small file is read and solved on the calling thread, at `-j 2` as at `-j 1`. Its
+    // records and its error must still both come out.
     let dir = tempfile::tempdir().unwrap();
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt");
     let text = std::fs::read_to_string(sample).unwrap();

@@ -197,19 +197,25 @@ proptest! {
             }
             text.push_str(&format!("{}\n", puzzle(seed.wrapping_add(i), rng.below(5))));
         }
+        // The same records followed by comment lines, past the 64 KiB that a run with several
+        // threads starts on the calling thread: the threads take it from the start.
+        let padded = dir.path().join("padded.txt");
+        let comment = format!("# {}\n", "-".repeat(77));
+        std::fs::write(&padded, text.clone() + &comment.repeat(1000)).unwrap();
         std::fs::write(&input, text).unwrap();
-        let run = |threads: usize, batch_size: usize, name: &str| {
+        let run = |input: &Path, threads: usize, batch_size: usize, name: &str| {
             let out = dir.path().join(name);
             let config = Config {
                 threads,
                 batch_size,
-                ..Config::new(Source::Path(input.clone()), Output::Path(out.clone()))
+                ..Config::new(Source::Path(input.to_path_buf()), Output::Path(out.clone()))
             };
             pipeline::run(&config).unwrap();
             rows_without_times(&out)
         };
-        let reference = run(1, 4096, "one.csv");
+        let reference = run(&input, 1, 4096, "one.csv");
         prop_assert!(reference.len() >= 31);
-        prop_assert_eq!(reference, run(threads, batch_size, "other.csv"));
+        prop_assert_eq!(&reference, &run(&input, threads, batch_size, "other.csv"));
+        prop_assert_eq!(&reference, &run(&padded, threads, batch_size, "padded.csv"));
     }
 }

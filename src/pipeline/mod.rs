@@ -8,10 +8,12 @@
 //! Bounded channels keep at most a few batches in memory, so memory does not grow with the
 //! corpus. The first batches are small and each doubles the last, up to the batch size, so that
 //! solving starts before a whole batch is read; from a regular file the first batch is read
-//! before the reader thread starts (and an input that fits in it needs no reader thread). With
-//! one solver thread, a small regular file is read, solved and written batch after batch on the
-//! calling thread alone, which on a short run costs less than handing batches between threads
-//! (`INLINE_BYTES`).
+//! before the reader thread starts (and an input that fits in it needs no reader thread). A
+//! small regular file is read, solved and written batch after batch on the calling thread
+//! alone, which on a short run costs less than starting threads and handing batches between
+//! them (`INLINE_BYTES`). With several solver threads only a smaller one starts so
+//! (`POOLED_INLINE_BYTES`), and its rest goes on to the threads if its first records show
+//! that it would take long (`HandOver`).
 //!
 //! Stopping ([`Config::stop`], set on Ctrl-C): no new batch is started once the flag is seen;
 //! the batches already started are finished, and their rows written and flushed, so the output
@@ -386,12 +388,9 @@ where
     let started = Instant::now();
     distinct_files(config)?;
     // One solver thread needs no pool: the batches are solved on this thread, which saves
-    // starting a worker and handing each batch over to it.
-    let pool = if one_solver_thread(config.threads) {
-        None
-    } else {
-        Some(thread_pool(config.threads)?)
-    };
+    // starting a worker and handing each batch over to it. Several get theirs only when the
+    // run needs them (`POOLED_INLINE_BYTES`).
+    let pooled = !one_solver_thread(config.threads);
     let out_name = config.output.display_name();
     // Opening reads the start of the input (gzip magic, CSV header) and resuming skips
     // records: either may wait forever on an idle stdin, so they run on their own thread and a
@@ -486,13 +485,35 @@ where
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
     };
-    // A small file with one solver thread is read, solved and written right here, batch after
-    // batch, and no thread is started. A regular file of no size is empty, or one of the small
-    // files of /proc that report none.
-    if pool.is_none() && regular && reader.size().is_none_or(|n| n <= INLINE_BYTES) {
-        let interrupted = solve_inline(&mut reader, &mut sink, batch_size, config, &stopped)?;
-        return Ok(finish(sink.finish(), interrupted));
+    // A small file is read, solved and written right here, batch after batch, and no thread
+    // is started; with several solver threads, the rest of one that would take too long goes
+    // on to them (`HandOver`). A regular file of no size is empty, or one of the small files
+    // of /proc that report none.
+    let inline_bytes = if pooled {
+        POOLED_INLINE_BYTES
+    } else {
+        INLINE_BYTES
+    };
+    let mut next_batch = FIRST_BATCH.min(batch_size);
+    if regular && reader.size().is_none_or(|n| n <= inline_bytes) {
+        let hand_over = pooled.then(|| HandOver::for_size(reader.size()));
+        match solve_inline(
+            &mut reader,
+            &mut sink,
+            batch_size,
+            config,
+            &stopped,
+            hand_over,
+        )? {
+            Inline::Ended { interrupted } => return Ok(finish(sink.finish(), interrupted)),
+            Inline::HandOver { next } => next_batch = next,
+        }
     }
+    let pool = if pooled {
+        Some(thread_pool(config.threads)?)
+    } else {
+        None
+    };
     let (batch_tx, batch_rx) = sync_channel::<Vec<Record>>(2);
     let (row_tx, row_rx) = sync_channel::<Vec<Row>>(2);
 
@@ -502,7 +523,7 @@ where
     let (spare_rows_tx, spare_rows_rx) = channel::<Vec<Row>>();
 
     let mut batches = Batches {
-        size: FIRST_BATCH.min(batch_size),
+        size: next_batch,
         max: batch_size,
         tx: batch_tx,
         spare: spare_batch_rx,
@@ -606,45 +627,135 @@ where
 /// puzzles (410 KB), alike at 10,000 and 2-3% slower at 12,000 and beyond (paired runs).
 const INLINE_BYTES: u64 = 512 * 1024;
 
-/// Reads, solves and writes the whole input on the calling thread, in batches growing to `max`
-/// records as the reader thread's do, each flushed when it ends. Returns whether a stop
-/// interrupted the input. A read error is returned after the rows of the records before it are
-/// written.
+/// The largest file a run with several solver threads starts on the calling thread alone, as
+/// a run with one does ([`INLINE_BYTES`]): 64 KiB, about 800 lines of 81 cells. Starting the
+/// threads costs about 0.7 ms (a file of one puzzle took 1.73 ms at `-j 2` against 1.04 ms at
+/// `-j 1`), which a short run never earns back: 700 17-clue puzzles took 0.84x the time at
+/// `-j 1`. Only a small file that would take long on one thread goes on to the others
+/// ([`HandOver`]); from about 1,000 17-clue puzzles (82 KB) on, two threads from the start
+/// were as fast as one or faster.
+const POOLED_INLINE_BYTES: u64 = 64 * 1024;
+
+/// When a run with several solver threads that began on the calling thread alone
+/// ([`POOLED_INLINE_BYTES`]) hands the rest of its input to the threads: once the records so
+/// far say that the rest would take more than [`HandOver::STAY`] there. A small file of hard
+/// puzzles can take longer than starting the threads costs many times over: 100 of 11+ take
+/// about 6 ms on one thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct HandOver {
+    /// About how many records the input holds.
+    records: u64,
+}
+
+impl HandOver {
+    /// The most time the rest of the input may be expected to take on the calling thread: 2.5
+    /// ms, where two threads from the start and one thread alone took about as long (1,000
+    /// 17-clue puzzles, or 300 of top1465).
+    const STAY: Duration = Duration::from_micros(2500);
+
+    /// Records solved before the first estimate. Their times are those of a cold start (three
+    /// times an easy puzzle's usual), so that estimate is trusted only to find inputs twice as
+    /// long as [`HandOver::STAY`].
+    const FIRST_LOOK: usize = 8;
+
+    /// The bytes of a line of 81 cells and its line end: what a record is taken to be, to
+    /// tell from the file's size how many there are.
+    const LINE_BYTES: u64 = 82;
+
+    /// For an input of `size` bytes, if known.
+    fn for_size(size: Option<u64>) -> HandOver {
+        HandOver {
+            records: size.map_or(0, |n| n / Self::LINE_BYTES),
+        }
+    }
+
+    /// Whether to hand over once `done` records (at least one) have taken `elapsed`, with more
+    /// to come.
+    fn due(&self, done: u64, elapsed: Duration) -> bool {
+        let rest = if done < self.records {
+            // elapsed / done * left, in nanoseconds.
+            elapsed.as_nanos() / u128::from(done.max(1)) * u128::from(self.records - done)
+        } else {
+            // More records than the size allows for (a gzip file, or a size unknown): as
+            // long again as so far is the best guess.
+            elapsed.as_nanos()
+        };
+        let bar = if done <= Self::FIRST_LOOK as u64 {
+            2
+        } else {
+            1
+        };
+        rest > bar * Self::STAY.as_nanos()
+    }
+}
+
+/// How [`solve_inline`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Inline {
+    /// At the end of the input, or at a stop (`interrupted`).
+    Ended { interrupted: bool },
+    /// With input left that [`HandOver`] found too long for the calling thread, after writing
+    /// and flushing the rows so far: the rest is for the solver threads, in batches of `next`
+    /// records and more.
+    HandOver { next: usize },
+}
+
+/// Reads, solves and writes the input on the calling thread, in batches growing to `max`
+/// records as the reader thread's do, each flushed when it ends: all of it, or, given a
+/// `hand_over`, what comes before it finds the rest too long (the batch at hand then ends
+/// early). A read error is returned after the rows of the records before it are written.
 ///
 /// Within a batch, records go from reading to writing [`INLINE_CHUNK`] at a time, so that their
-/// records and rows stay in the same few kilobytes of memory.
+/// records and rows stay in the same few kilobytes of memory; a hand-over is considered after
+/// each chunk.
 fn solve_inline<W: WriteRow>(
     reader: &mut Reader,
     sink: &mut Sink<W>,
     max: usize,
     config: &Config,
     stopped: &dyn Fn() -> bool,
-) -> Result<bool, RunError> {
+    hand_over: Option<HandOver>,
+) -> Result<Inline, RunError> {
     let mut size = FIRST_BATCH.min(max);
     let mut records = Vec::with_capacity(INLINE_CHUNK);
     let mut rows = Vec::with_capacity(INLINE_CHUNK);
+    // With a hand-over to consider, the first chunk is short, for an early estimate; the
+    // clock starts once the output is ready.
+    let mut chunk = if hand_over.is_some() {
+        HandOver::FIRST_LOOK
+    } else {
+        INLINE_CHUNK
+    };
+    let mut done = 0u64;
     sink.start()?;
+    let started = Instant::now();
     loop {
         if stopped() {
-            return Ok(true);
+            return Ok(Inline::Ended { interrupted: true });
         }
         let mut left = size;
-        // Whether the input ended in this batch, and the read error that ended it, if any.
-        let (ended, error) = loop {
-            let want = left.min(INLINE_CHUNK);
+        // Whether the input ended in this batch, the read error that ended it, if any, and
+        // whether the hand-over time came.
+        let (ended, error, handing_over) = loop {
+            let want = left.min(chunk);
+            chunk = INLINE_CHUNK;
             let read = reader.read_batch(&mut records, want);
             // A chunk that came back short ends the input (or met an error).
             let short = records.len() < want;
             left -= records.len();
+            done += records.len() as u64;
             solve_batch_here(&mut records, &config.solve, &mut rows);
             sink.rows(&rows)?;
             match read {
                 Ok(true) if !short => {}
-                Ok(_) => break (true, None),
-                Err(e) => break (true, Some(e)),
+                Ok(_) => break (true, None, false),
+                Err(e) => break (true, Some(e), false),
+            }
+            if hand_over.is_some_and(|h| h.due(done, started.elapsed())) {
+                break (false, None, true);
             }
             if left == 0 {
-                break (false, None);
+                break (false, None, false);
             }
         };
         sink.end_batch()?;
@@ -652,9 +763,12 @@ fn solve_inline<W: WriteRow>(
             return Err(e.into());
         }
         if ended {
-            return Ok(false);
+            return Ok(Inline::Ended { interrupted: false });
         }
         size = next_batch_size(size, max);
+        if handing_over {
+            return Ok(Inline::HandOver { next: size });
+        }
     }
 }
 
@@ -1111,6 +1225,35 @@ mod tests {
         assert_eq!(sizes(1, 2), [1, 1]);
         assert_eq!(sizes(usize::MAX, 2), [32, 64]);
         assert_eq!(next_batch_size(usize::MAX / 2 + 1, usize::MAX), usize::MAX);
+    }
+
+    #[test]
+    fn a_small_input_goes_on_to_the_threads_only_when_it_would_take_long() {
+        let us = Duration::from_micros;
+        // 800 lines of 81 cells: 2.3 us a record (easy puzzles) leaves it on one thread.
+        let file = HandOver::for_size(Some(800 * 82));
+        assert_eq!(file.records, 800);
+        assert!(!file.due(24, us(24 * 23 / 10)));
+        assert!(!file.due(700, us(700 * 23 / 10)));
+        // 5 us a record is 3.9 ms for the rest: too long.
+        assert!(file.due(24, us(24 * 5)));
+        // The first look needs twice the bar: 6 us a record after 8 is 4.75 ms, not enough
+        // yet; after 24 it is.
+        assert!(!file.due(8, us(8 * 6)));
+        assert!(file.due(24, us(24 * 6)));
+        // 60 us a record (puzzles of 11+) hands over at the first look.
+        assert!(file.due(8, us(8 * 60)));
+        // More records than the size allows for (gzip): as long again as so far, so after
+        // 2.5 ms (5 ms at the first look), as with a size unknown.
+        assert!(!file.due(900, us(2400)));
+        assert!(file.due(900, us(2600)));
+        let unknown = HandOver::for_size(None);
+        assert!(!unknown.due(8, us(4900)));
+        assert!(unknown.due(8, us(5100)));
+        assert!(unknown.due(24, us(2600)));
+        // No overflow for a whole day of records.
+        let huge = HandOver::for_size(Some(u64::MAX));
+        assert!(huge.due(1, Duration::from_secs(86_400)));
     }
 
     /// Runs `steps` on `path` opened as an output, then drops it, and returns what it holds.
