@@ -653,10 +653,11 @@ impl HandOver {
     /// 17-clue puzzles, or 300 of top1465).
     const STAY: Duration = Duration::from_micros(2500);
 
-    /// Records solved before the first estimate. Their times are those of a cold start (three
-    /// times an easy puzzle's usual), so that estimate is trusted only to find inputs twice as
-    /// long as [`HandOver::STAY`].
-    const FIRST_LOOK: usize = 8;
+    /// Records solved, one at a time, before the first estimate. Their times are those of a
+    /// cold start (three times an easy puzzle's usual), so that estimate is trusted only to
+    /// find inputs twice as long as [`HandOver::STAY`]. Meanwhile only a run already that long
+    /// goes on to the threads (records of seconds each, say, with `--solver backtrack`).
+    const FIRST_LOOK: u64 = 8;
 
     /// The bytes of a line of 81 cells and its line end: what a record is taken to be, to
     /// tell from the file's size how many there are.
@@ -672,6 +673,12 @@ impl HandOver {
     /// Whether to hand over once `done` records (at least one) have taken `elapsed`, with more
     /// to come.
     fn due(&self, done: u64, elapsed: Duration) -> bool {
+        if elapsed > 2 * Self::STAY {
+            return true;
+        }
+        if done < Self::FIRST_LOOK {
+            return false;
+        }
         let rest = if done < self.records {
             // elapsed / done * left, in nanoseconds.
             elapsed.as_nanos() / u128::from(done.max(1)) * u128::from(self.records - done)
@@ -680,11 +687,7 @@ impl HandOver {
             // long again as so far is the best guess.
             elapsed.as_nanos()
         };
-        let bar = if done <= Self::FIRST_LOOK as u64 {
-            2
-        } else {
-            1
-        };
+        let bar = if done == Self::FIRST_LOOK { 2 } else { 1 };
         rest > bar * Self::STAY.as_nanos()
     }
 }
@@ -719,13 +722,8 @@ fn solve_inline<W: WriteRow>(
     let mut size = FIRST_BATCH.min(max);
     let mut records = Vec::with_capacity(INLINE_CHUNK);
     let mut rows = Vec::with_capacity(INLINE_CHUNK);
-    // With a hand-over to consider, the first chunk is short, for an early estimate; the
-    // clock starts once the output is ready.
-    let mut chunk = if hand_over.is_some() {
-        HandOver::FIRST_LOOK
-    } else {
-        INLINE_CHUNK
-    };
+    // With a hand-over to consider, the first records go one at a time, for an early
+    // estimate; the clock starts once the output is ready.
     let mut done = 0u64;
     sink.start()?;
     let started = Instant::now();
@@ -737,8 +735,11 @@ fn solve_inline<W: WriteRow>(
         // Whether the input ended in this batch, the read error that ended it, if any, and
         // whether the hand-over time came.
         let (ended, error, handing_over) = loop {
+            let chunk = match hand_over {
+                Some(_) if done < HandOver::FIRST_LOOK => 1,
+                _ => INLINE_CHUNK,
+            };
             let want = left.min(chunk);
-            chunk = INLINE_CHUNK;
             let read = reader.read_batch(&mut records, want);
             // A chunk that came back short ends the input (or met an error).
             let short = records.len() < want;
@@ -1241,8 +1242,12 @@ mod tests {
         // yet; after 24 it is.
         assert!(!file.due(8, us(8 * 6)));
         assert!(file.due(24, us(24 * 6)));
-        // 60 us a record (puzzles of 11+) hands over at the first look.
+        // 60 us a record (puzzles of 11+) hands over at the first look, and not before.
         assert!(file.due(8, us(8 * 60)));
+        assert!(!file.due(7, us(7 * 60)));
+        // Before it, a run that has taken 5 ms already goes on: one slow record is enough.
+        assert!(!file.due(1, us(4900)));
+        assert!(file.due(1, us(5100)));
         // More records than the size allows for (gzip): as long again as so far, so after
         // 2.5 ms (5 ms at the first look), as with a size unknown.
         assert!(!file.due(900, us(2400)));
