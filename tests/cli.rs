@@ -349,9 +349,9 @@ fn one_thread_gives_the_same_results_from_small_and_large_files_and_stdin() {
 fn a_small_file_handed_to_the_threads_midway_gives_the_rows_of_one_thread() {
     // With several solver threads, a file of up to 64 KiB starts on the calling thread, which
     // hands the rest to the threads once its first records show that the whole would take
-    // long. Eight slow records first (5,000 solutions of the empty grid each: a millisecond or
-    // more even optimized, so the estimate for the 300 behind them is far past the 5 ms the
-    // first look allows) make the hand-over certain, within the first batch. Rows, exit code
+    // long. Eight slow records first (5,000 solutions of the empty grid each, a millisecond or
+    // more even optimized: 5 ms pass within them, and the estimate for the 300 behind them is
+    // far past the bar) make the hand-over certain, within the first batch. Rows, exit code
     // and summary must be those of one thread, and of two threads from the start (stdin).
     let dir = tempfile::tempdir().unwrap();
     let sample =

@@ -670,8 +670,7 @@ impl HandOver {
         }
     }
 
-    /// Whether to hand over once `done` records (at least one) have taken `elapsed`, with more
-    /// to come.
+    /// Whether to hand over once `done` records have taken `elapsed`, with more to come.
     fn due(&self, done: u64, elapsed: Duration) -> bool {
         if elapsed > 2 * Self::STAY {
             return true;
@@ -680,8 +679,8 @@ impl HandOver {
             return false;
         }
         let rest = if done < self.records {
-            // elapsed / done * left, in nanoseconds.
-            elapsed.as_nanos() / u128::from(done.max(1)) * u128::from(self.records - done)
+            // elapsed / done * left, in nanoseconds (done is at least FIRST_LOOK here).
+            elapsed.as_nanos() / u128::from(done) * u128::from(self.records - done)
         } else {
             // More records than the size allows for (a gzip file, or a size unknown): as
             // long again as so far is the best guess.
@@ -722,10 +721,9 @@ fn solve_inline<W: WriteRow>(
     let mut size = FIRST_BATCH.min(max);
     let mut records = Vec::with_capacity(INLINE_CHUNK);
     let mut rows = Vec::with_capacity(INLINE_CHUNK);
-    // With a hand-over to consider, the first records go one at a time, for an early
-    // estimate; the clock starts once the output is ready.
     let mut done = 0u64;
     sink.start()?;
+    // The hand-over's clock starts once the output is ready.
     let started = Instant::now();
     loop {
         if stopped() {
@@ -735,6 +733,7 @@ fn solve_inline<W: WriteRow>(
         // Whether the input ended in this batch, the read error that ended it, if any, and
         // whether the hand-over time came.
         let (ended, error, handing_over) = loop {
+            // With a hand-over to consider, the first records go one at a time.
             let chunk = match hand_over {
                 Some(_) if done < HandOver::FIRST_LOOK => 1,
                 _ => INLINE_CHUNK,
@@ -1256,9 +1255,10 @@ mod tests {
         assert!(!unknown.due(8, us(4900)));
         assert!(unknown.due(8, us(5100)));
         assert!(unknown.due(24, us(2600)));
-        // No overflow for a whole day of records.
+        // The largest size: the estimate, of at most 5 ms a record, cannot overflow.
         let huge = HandOver::for_size(Some(u64::MAX));
-        assert!(huge.due(1, Duration::from_secs(86_400)));
+        assert!(huge.due(8, Duration::from_millis(5)));
+        assert!(huge.due(8, us(1)));
     }
 
     /// Runs `steps` on `path` opened as an output, then drops it, and returns what it holds.
