@@ -231,6 +231,23 @@ fn strip_times(out: &Output) -> String {
     text
 }
 
+/// Runs `cmd` on `input`, or on `stdin` when given, and returns its exit code, its rows
+/// without times and its summary without the first line (which holds the times).
+fn run_on(
+    mut cmd: Command,
+    input: &Path,
+    stdin: Option<&[u8]>,
+) -> (Option<i32>, String, Vec<String>) {
+    match stdin {
+        Some(bytes) => cmd.arg("-").write_stdin(bytes.to_vec()),
+        None => cmd.arg(input),
+    };
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let summary = stderr.lines().skip(1).map(String::from).collect();
+    (out.status.code(), strip_times(&out), summary)
+}
+
 fn assert_same(a: &str, b: &str, what: &str) {
     if a != b {
         let first = a.lines().zip(b.lines()).position(|(x, y)| x != y);
@@ -310,17 +327,9 @@ fn one_thread_gives_the_same_results_from_small_and_large_files_and_stdin() {
             };
             cmd.args(["solve", "-j", threads, "--emit-solutions"])
                 .arg(&solutions);
-            if stdin {
-                cmd.arg("-").write_stdin(bytes.clone());
-            } else {
-                cmd.arg(&input);
-            }
-            let out = cmd.output().unwrap();
-            let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-            // The summary without its first line, which holds the times.
-            let summary: Vec<String> = stderr.lines().skip(1).map(String::from).collect();
+            let (code, rows, summary) = run_on(cmd, &input, stdin.then_some(&bytes[..]));
             let solutions = std::fs::read_to_string(solutions).unwrap();
-            (out.status.code(), strip_times(&out), summary, solutions)
+            (code, rows, summary, solutions)
         };
         let file = run("1", false, false);
         assert_eq!(file.0, Some(1), "{name}: invalid records among the rows");
@@ -371,16 +380,7 @@ fn a_small_file_handed_to_the_threads_midway_gives_the_rows_of_one_thread() {
     let run = |threads: &str, stdin: bool| {
         let mut cmd = bin();
         cmd.args(["solve", "-j", threads, "--limit", "5000"]);
-        if stdin {
-            cmd.arg("-").write_stdin(text.clone());
-        } else {
-            cmd.arg(&input);
-        }
-        let out = cmd.output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        // The summary without its first line, which holds the times.
-        let summary: Vec<String> = stderr.lines().skip(1).map(String::from).collect();
-        (out.status.code(), strip_times(&out), summary)
+        run_on(cmd, &input, stdin.then_some(text.as_bytes()))
     };
     let one = run("1", false);
     assert_eq!(one.0, Some(1), "the invalid record");
