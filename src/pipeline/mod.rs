@@ -38,6 +38,7 @@ use std::sync::mpsc::{
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::grid::CELLS;
 use crate::progress::Progress;
 use read::{ReadError, ReadOptions, Reader, Record, Source};
 use solve::{Row, SolveOptions, Status, solve_batch, solve_batch_here};
@@ -667,7 +668,7 @@ impl HandOver {
 
     /// The bytes of a line of 81 cells and its line end: what a record is taken to be, to
     /// tell from the file's size how many there are.
-    const LINE_BYTES: u64 = 82;
+    const LINE_BYTES: u64 = CELLS as u64 + 1;
 
     /// For an input of `size` bytes, if known.
     fn for_size(size: Option<u64>) -> HandOver {
