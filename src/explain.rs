@@ -54,12 +54,13 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::grid::{CELLS, Grid, PEERS};
-use crate::progress::count;
 use crate::solver::trace::{Reason, Trace};
 use crate::solver::{BacktrackSolver, BitmaskSolver, CandidatesSolver, Limits, Solver, Strategy};
+use crate::words::count;
 
 /// How the steps are printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum ExplainFormat {
     /// Lines for people: candidate grid, numbered steps, solution rows, totals.
     #[default]

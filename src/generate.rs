@@ -94,7 +94,8 @@ pub fn minimal_puzzle(rng: &mut Rng, solution: &Grid, solver: &mut dyn Solver) -
 
 /// A symmetry of the clue pattern: a clue stands in a cell exactly when it stands in every
 /// cell of that cell's orbit (the cells the symmetry maps it to).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Symmetry {
     /// No constraint on the pattern.
     #[default]

@@ -1,7 +1,8 @@
 //! # sudoku-batch
 //!
-//! Solve, validate and benchmark large Sudoku corpora. The library holds the solver strategies
-//! and the streaming pipeline; the `sudoku-batch` binary is a thin command-line shell over it.
+//! Solve, validate and benchmark large Sudoku corpora. The library holds the solver strategies,
+//! the validation checks and the streaming pipeline; the `sudoku-batch` binary (the default
+//! feature `cli`) is a thin command-line shell over it.
 //!
 //! ```
 //! use sudoku_batch::{Grid, Limits, Strategy};
@@ -21,15 +22,13 @@
 #![deny(missing_docs)]
 
 pub mod bench;
-pub mod cli;
-pub mod cmd;
 pub mod explain;
-pub mod fuzz_targets;
 pub mod generate;
 pub mod grid;
 pub mod pipeline;
-pub mod progress;
 pub mod solver;
+pub mod validate;
+pub mod words;
 
 pub use grid::{Grid, ParseError};
 pub use solver::{Limits, Outcome, Solver, Strategy};

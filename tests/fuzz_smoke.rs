@@ -1,4 +1,4 @@
-//! The fuzz targets of `sudoku_batch::fuzz_targets`, run on stable under `cargo test`: random
+//! The fuzz targets of `fuzz/targets.rs`, run on stable under `cargo test`: random
 //! bytes, bytes from the alphabet the parsers care about, mutated fixtures and cut gzip
 //! streams. The same functions are the cargo-fuzz targets in `fuzz/` (nightly), which search far
 //! longer; every input they find that fails becomes a regression test here.
@@ -6,7 +6,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use sudoku_batch::fuzz_targets;
+#[path = "../fuzz/targets.rs"]
+mod fuzz_targets;
+
 use sudoku_batch::generate::Rng;
 
 /// Bytes the readers treat specially, weighted towards them.

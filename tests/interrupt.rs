@@ -330,11 +330,17 @@ fn resume_refuses_an_output_that_does_not_fit() {
 
     // More rows than the input has records.
     let short = dir.path().join("short.txt");
-    let puzzle = sample_text.lines().find(|l| !l.starts_with('#')).unwrap();
-    std::fs::write(&short, puzzle).unwrap();
+    // The first record of the output's input, on its line: only the count of records differs.
+    let first = sample_text
+        .lines()
+        .position(|l| !l.starts_with('#'))
+        .unwrap();
+    let head: Vec<&str> = sample_text.lines().take(first + 1).collect();
+    std::fs::write(&short, format!("\n\n{}", head.join("\n"))).unwrap();
     let out = run(&short);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("has only 1 record\n"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("has only 1 record\n"), "{err}");
 
     // --resume needs -o.
     let out = bin()

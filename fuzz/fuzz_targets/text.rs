@@ -1,7 +1,10 @@
 //! The text reader and `Grid::parse_bytes`: no panic, invariants hold (see
-//! `sudoku_batch::fuzz_targets::text_records`).
+//! `targets::text_records`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| sudoku_batch::fuzz_targets::text_records(data));
+#[path = "../targets.rs"]
+mod targets;
+
+fuzz_target!(|data: &[u8]| targets::text_records(data));

@@ -1,12 +1,10 @@
 //! The solve stage: one record in, one [`Row`] out.
 //!
-//! A batch of records is fanned out over a rayon pool with one solver per worker job; results
-//! come back in input order. A puzzle found to have no solution is checked for directly
-//! conflicting clues, so that its row can say which unit is at fault.
+//! A puzzle found to have no solution is checked for directly conflicting clues, so that its
+//! row can say which unit is at fault. The scheduler runs this on the worker threads, with one
+//! solver per thread ([`SolveWork`]).
 
 use std::time::Instant;
-
-use rayon::prelude::*;
 
 use super::read::{Record, RecordInput};
 use crate::grid::{CELLS, Conflict, Grid};
@@ -117,21 +115,10 @@ impl Row {
 
 /// Solves one record with `solver`.
 pub fn solve_record(solver: &mut dyn Solver, record: Record, options: &SolveOptions) -> Row {
-    solve_record_from(solver, record, options, Instant::now()).0
-}
-
-/// [`solve_record`] timed from `start`; also returns when it ended, so that a run of records
-/// on one thread reads the clock once per record, the end of one being the start of the next.
-fn solve_record_from(
-    solver: &mut dyn Solver,
-    record: Record,
-    options: &SolveOptions,
-    start: Instant,
-) -> (Row, Instant) {
     let puzzle = match &record.input {
         RecordInput::Puzzle(g) => *g,
         RecordInput::Invalid { .. } => {
-            let row = Row {
+            return Row {
                 record,
                 status: Status::Invalid,
                 outcome: Outcome::default(),
@@ -140,17 +127,16 @@ fn solve_record_from(
                 all_solutions: Vec::new(),
                 redundant_clues: Vec::new(),
             };
-            return (row, start);
         }
     };
+    let start = Instant::now();
     let mut all_solutions = Vec::new();
     let outcome = if options.keep_solutions {
         solver.solve_with(&puzzle, options.limits, &mut |g| all_solutions.push(*g))
     } else {
         solver.solve(&puzzle, options.limits)
     };
-    let end = Instant::now();
-    let time_ns = end.duration_since(start).as_nanos() as u64;
+    let time_ns = start.elapsed().as_nanos() as u64;
     // Every strategy finds no solution for conflicting clues; only then is it worth looking for
     // the unit to name, which keeps the check off the path of the puzzles that solve.
     let conflict = if outcome.solutions == 0 && !outcome.aborted {
@@ -159,14 +145,13 @@ fn solve_record_from(
         None
     };
     let status = Status::of(&outcome, options.limits);
-    let (redundant_clues, end) = if options.find_redundant && status == Status::Unique {
-        // Searches of their own: the next record's time must not include them.
-        let clues = redundant_clues(solver, &puzzle, options.limits.guesses);
-        (clues, Instant::now())
+    // Searches of their own, not counted in the puzzle's time.
+    let redundant_clues = if options.find_redundant && status == Status::Unique {
+        redundant_clues(solver, &puzzle, options.limits.guesses)
     } else {
-        (Vec::new(), end)
+        Vec::new()
     };
-    let row = Row {
+    Row {
         record,
         status,
         outcome,
@@ -174,8 +159,7 @@ fn solve_record_from(
         conflict,
         all_solutions,
         redundant_clues,
-    };
-    (row, end)
+    }
 }
 
 /// The clues of `puzzle` (which has exactly one solution) that are not needed: removing any one
@@ -204,53 +188,21 @@ pub fn redundant_clues(solver: &mut dyn Solver, puzzle: &Grid, guesses: Option<u
     out
 }
 
-/// A solver that times a run of records with one clock reading each: a record's time starts
-/// where the previous one's ended (which adds only the previous row's hand-over, a few
-/// nanoseconds).
-struct TimedSolver {
-    solver: Box<dyn Solver>,
-    clock: Instant,
-}
+/// `solve`'s work on each record, for the scheduler: one solver per worker thread.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SolveWork(pub(crate) SolveOptions);
 
-impl TimedSolver {
-    fn new(options: &SolveOptions) -> Self {
-        TimedSolver {
-            solver: options.strategy.solver(),
-            clock: Instant::now(),
-        }
+impl super::schedule::Work for SolveWork {
+    type State = Box<dyn Solver>;
+    type Out = Row;
+
+    fn state(&self) -> Box<dyn Solver> {
+        self.0.strategy.solver()
     }
 
-    fn solve(&mut self, record: Record, options: &SolveOptions) -> Row {
-        let (row, end) = solve_record_from(&mut *self.solver, record, options, self.clock);
-        self.clock = end;
-        row
+    fn run(&self, solver: &mut Box<dyn Solver>, record: Record) -> Row {
+        solve_record(&mut **solver, record, &self.0)
     }
-}
-
-/// [`solve_batch`] on the calling thread, with one solver: for a run with one thread.
-pub fn solve_batch_here(records: &mut Vec<Record>, options: &SolveOptions, out: &mut Vec<Row>) {
-    let mut solver = TimedSolver::new(options);
-    out.clear();
-    out.extend(
-        records
-            .drain(..)
-            .map(|record| solver.solve(record, options)),
-    );
-}
-
-/// Solves a batch in parallel on the current rayon pool, writing rows in input order to `out`
-/// (emptied first). Leaves `records` empty, its memory kept for the next batch.
-pub fn solve_batch(records: &mut Vec<Record>, options: &SolveOptions, out: &mut Vec<Row>) {
-    records
-        .par_drain(..)
-        .with_min_len(16)
-        // One timed solver per run of records a worker takes: the records of a run are solved
-        // one after another.
-        .map_init(
-            || TimedSolver::new(options),
-            |solver, record| solver.solve(record, options),
-        )
-        .collect_into_vec(out);
 }
 
 #[cfg(test)]
@@ -272,32 +224,13 @@ mod tests {
     }
 
     #[test]
-    fn one_thread_rows_match_the_pool_and_are_timed() {
-        let p = "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
-        let texts = [p, "12x", &".".repeat(81), p];
-        let records = || texts.iter().map(|t| record(t)).collect::<Vec<_>>();
-        let opts = SolveOptions::default();
-        let (mut here, mut pooled) = (Vec::new(), Vec::new());
-        solve_batch_here(&mut records(), &opts, &mut here);
-        solve_batch(&mut records(), &opts, &mut pooled);
-        assert_eq!(here.len(), texts.len());
-        for (a, b) in here.iter().zip(&pooled) {
-            assert_eq!(
-                (&a.record, a.status, &a.outcome),
-                (&b.record, b.status, &b.outcome)
-            );
-            // Each puzzle's time is its own: positive, and zero for the invalid record.
-            assert_eq!(a.time_ns > 0, a.status != Status::Invalid, "{:?}", a.status);
-        }
-    }
-
-    #[test]
     fn statuses() {
         let opts = SolveOptions::default();
         let mut s = opts.strategy.solver();
         let p = "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
         let row = solve_record(&mut *s, record(p), &opts);
         assert_eq!((row.status, row.error()), (Status::Unique, None));
+        assert!(row.time_ns > 0);
         let row = solve_record(&mut *s, record(&".".repeat(81)), &opts);
         assert_eq!(row.status, Status::Multiple);
         let row = solve_record(&mut *s, record(&format!("55{}", &p[2..])), &opts);

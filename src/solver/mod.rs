@@ -107,7 +107,8 @@ pub trait Solver: Send {
 }
 
 /// The selectable solver strategies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Strategy {
     /// Per-digit band bitboards: row/box and band/column matching, naked and hidden singles,
     /// minirow and minicolumn counting, hidden pairs before the search; branches on one digit's

@@ -5,12 +5,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::Exit;
-use crate::bench::{self, BenchConfig, BenchError};
-use crate::cli::{BenchArgs, SolverChoice};
-use crate::pipeline::RunError;
-use crate::pipeline::read::Source;
-use crate::pipeline::write_err;
-use crate::solver::Limits;
+use crate::cli::args::{BenchArgs, SolverChoice};
+use sudoku_batch::bench::{self, BenchConfig, BenchError};
+use sudoku_batch::pipeline::RunError;
+use sudoku_batch::pipeline::output::write_err;
+use sudoku_batch::pipeline::read::Source;
+use sudoku_batch::solver::Limits;
 
 /// Runs `bench`.
 pub fn run(args: BenchArgs) -> Result<Exit, RunError> {

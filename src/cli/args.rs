@@ -1,18 +1,13 @@
-//! Command-line arguments: clap derive structs whose doc comments are the `--help` text, and
-//! [`Cli::parse_args`], which reads the common `solve` lines without clap (the private `quick`
-//! module says how).
+//! Command-line arguments: clap derive structs whose doc comments are the `--help` text.
 
-mod quick;
-
-use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::generate::Symmetry;
-use crate::pipeline::DEFAULT_BATCH;
-use crate::pipeline::read::{Column, Format, Header, ReadOptions};
-use crate::solver::{Limits, Strategy};
+use sudoku_batch::generate::Symmetry;
+use sudoku_batch::pipeline::DEFAULT_BATCH;
+use sudoku_batch::pipeline::read::{Column, Format, Header, ReadOptions};
+use sudoku_batch::solver::{Limits, Strategy};
 
 /// The solutions counted when `--limit` is not given: two, which proves a puzzle unique.
 pub const DEFAULT_LIMIT: u64 = 2;
@@ -55,31 +50,26 @@ pub struct Cli {
     pub command: Command,
 }
 
-impl Cli {
-    /// Reads the process's arguments, as [`Parser::parse`] does (exiting with clap's message on
-    /// an error, or after printing help), but a plain `solve` line is read without clap: see the
-    /// `quick` module.
-    pub fn parse_args() -> Cli {
-        let args: Vec<OsString> = std::env::args_os().collect();
-        quick::solve(&args).unwrap_or_else(|| Cli::parse_from(args))
-    }
-}
-
-/// The subcommands.
-///
-/// Each variant's doc comment is its line in the list of commands; the full help of a
-/// subcommand is the doc comment of its arguments' struct. clap builds a subcommand's arguments
-/// only when that subcommand runs (`defer`): building the four others cost every run about
-/// 130k instructions and 0.26 ms of its start (BENCHMARKS.md). The struct's doc, applied when
-/// the subcommand is built, is what its `--help` shows.
+/// The subcommands. The first paragraph of a variant's doc comment is its line in the list of
+/// commands; the whole comment is its `--help`.
 #[derive(Debug, Subcommand)]
-#[command(defer = true)]
 pub enum Command {
     /// Solve every puzzle of a corpus and write one CSV row per record.
+    ///
+    /// Columns: line,puzzle,status,solutions,solution,guesses,time_ns,error. Status is unique,
+    /// multiple, solved (limit 1), unsolvable, aborted (guess budget spent) or invalid (not a
+    /// puzzle; error says why). Rows come in input order whatever the thread count.
     #[command(after_help = EXIT_CODES)]
     Solve(SolveArgs),
     /// Measure solver throughput on puzzle files: puzzles/s (median of --runs, with min and
     /// max), µs/puzzle, share solved without guessing, guesses/puzzle.
+    ///
+    /// Files are read like the input of `solve` (text, CSV or grid blocks; `.gz` is
+    /// decompressed; --format, --column, --header) and loaded into memory first, so only
+    /// solving is timed. Records that are not puzzles are skipped and counted (the `invalid`
+    /// column of --csv); a file with no puzzle shows `-` for its rates and means (empty fields
+    /// in --csv). With several solvers the runs are interleaved, so that their ratios come from
+    /// the same moments of a shared machine.
     #[command(after_help = BENCH_EXIT_CODES)]
     Bench(BenchArgs),
     /// Show step by step how one puzzle is solved: candidates, forced placements, guesses, dead
@@ -87,9 +77,19 @@ pub enum Command {
     #[command(after_help = EXPLAIN_EXIT_CODES)]
     Explain(ExplainArgs),
     /// Write minimal puzzles with exactly one solution, one 81-character line each.
+    ///
+    /// The same --seed gives the same output whatever --threads. Options can ask for a
+    /// symmetric clue pattern, a clue count within bounds, or complete grids (--solved). The
+    /// summary on stderr gives the count written and the rate. Ctrl-C or SIGTERM stops between
+    /// puzzles: the lines written are whole and a prefix of the full output, then exit 130.
     #[command(after_help = GENERATE_EXIT_CODES)]
     Generate(GenerateArgs),
     /// Prove a corpus sound: every record a puzzle with exactly one solution.
+    ///
+    /// Writes a CSV report with the columns of `solve` plus a last column, `problem`, listing
+    /// only the records that fail (all of them with --all). Problems: invalid (not a puzzle),
+    /// unsolvable, multiple, `aborted after N guesses`, and those the options add; several on
+    /// one record are joined with `; `. Exits 0 when every record passes, 1 when any fails.
     #[command(after_help = EXIT_CODES)]
     Validate(ValidateArgs),
 }
@@ -101,7 +101,6 @@ pub struct InputArgs {
     pub input: Option<PathBuf>,
 
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub read: ReadArgs,
 }
 
@@ -153,9 +152,7 @@ pub struct SolverArgs {
     #[arg(long, value_name = "N")]
     pub max_guesses: Option<u64>,
 
-    /// Solver threads. Default: one per CPU this process may use (also what 0 asks for). A
-    /// file of up to 64 KiB starts on one thread and brings in the others only if its first
-    /// puzzles show that it would take long.
+    /// Solver threads. Default: one per CPU this process may use (also what 0 asks for).
     #[arg(long, short = 'j', value_name = "N", default_value_t)]
     #[arg(hide_default_value = true)]
     pub threads: usize,
@@ -200,23 +197,16 @@ impl OutputArgs {
     }
 }
 
-/// Solve every puzzle of a corpus and write one CSV row per record.
-///
-/// Columns: line,puzzle,status,solutions,solution,guesses,time_ns,error. Status is unique,
-/// multiple, solved (limit 1), unsolvable, aborted (guess budget spent) or invalid (not a
-/// puzzle; error says why). Rows come in input order whatever the thread count.
+/// The arguments of `solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub input: InputArgs,
 
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub solver: SolverArgs,
 
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub output: OutputArgs,
 
     /// Also write every solution found (up to --limit) to FILE as `line,index,solution` rows.
@@ -230,17 +220,12 @@ pub struct SolveArgs {
     #[arg(long, requires = "output")]
     pub resume: bool,
 
-    /// Records per batch handed to the solver threads.
+    /// Records per batch handed to the worker threads.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH, hide = true)]
     pub batch_size: usize,
 }
 
-/// Write minimal puzzles with exactly one solution, one 81-character line each.
-///
-/// The same --seed gives the same output whatever --threads. Options can ask for a
-/// symmetric clue pattern, a clue count within bounds, or complete grids (--solved). The
-/// summary on stderr gives the count written and the rate. Ctrl-C or SIGTERM stops between
-/// puzzles: the lines written are whole and a prefix of the full output, then exit 130.
+/// The arguments of `generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// How many puzzles.
@@ -284,7 +269,6 @@ pub struct GenerateArgs {
     pub solved: bool,
 
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub output: OutputArgs,
 }
 
@@ -300,32 +284,22 @@ pub struct ValidateSolverArgs {
     #[arg(long, value_name = "N")]
     pub max_guesses: Option<u64>,
 
-    /// Solver threads. Default: one per CPU this process may use (also what 0 asks for). A
-    /// file of up to 64 KiB starts on one thread and brings in the others only if its first
-    /// puzzles show that it would take long.
+    /// Solver threads. Default: one per CPU this process may use (also what 0 asks for).
     #[arg(long, short = 'j', value_name = "N", default_value_t)]
     #[arg(hide_default_value = true)]
     pub threads: usize,
 }
 
-/// Prove a corpus sound: every record a puzzle with exactly one solution.
-///
-/// Writes a CSV report with the columns of `solve` plus a last column, `problem`, listing
-/// only the records that fail (all of them with --all). Problems: invalid (not a puzzle),
-/// unsolvable, multiple, `aborted after N guesses`, and those the options add; several on
-/// one record are joined with `; `. Exits 0 when every record passes, 1 when any fails.
+/// The arguments of `validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub input: InputArgs,
 
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub solver: ValidateSolverArgs,
 
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub output: OutputArgs,
 
     /// Write every record to the report, those that pass with an empty `problem`.
@@ -355,13 +329,12 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "N")]
     pub min_clues: Option<usize>,
 
-    /// Records per batch handed to the solver threads.
+    /// Records per batch handed to the worker threads.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH, hide = true)]
     pub batch_size: usize,
 }
 
-/// Show step by step how one puzzle is solved: candidates, forced placements, guesses, dead
-/// ends, the solution and totals.
+/// The arguments of `explain`.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// The puzzle: 81 cells, `1`-`9` and `.` `0` `_` for blanks. Omit it to take the record at
@@ -390,11 +363,11 @@ pub struct ExplainArgs {
     pub solver: TracedStrategy,
 
     /// Output format: readable text, or one JSON object per step (JSON lines).
-    #[arg(long, value_enum, default_value_t = crate::explain::ExplainFormat::Text)]
-    pub format: crate::explain::ExplainFormat,
+    #[arg(long, value_enum, default_value_t = sudoku_batch::explain::ExplainFormat::Text)]
+    pub format: sudoku_batch::explain::ExplainFormat,
 
     /// Print at most N steps; the totals still count every step.
-    #[arg(long, value_name = "N", default_value_t = crate::explain::ExplainOptions::DEFAULT_MAX_STEPS)]
+    #[arg(long, value_name = "N", default_value_t = sudoku_batch::explain::ExplainOptions::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
 
     /// Give up after N guesses.
@@ -402,15 +375,7 @@ pub struct ExplainArgs {
     pub max_guesses: Option<u64>,
 }
 
-/// Measure solver throughput on puzzle files: puzzles/s (median of --runs, with min and
-/// max), µs/puzzle, share solved without guessing, guesses/puzzle.
-///
-/// Files are read like the input of `solve` (text, CSV or grid blocks; `.gz` is
-/// decompressed; --format, --column, --header) and loaded into memory first, so only
-/// solving is timed. Records that are not puzzles are skipped and counted (the `invalid`
-/// column of --csv); a file with no puzzle shows `-` for its rates and means (empty fields
-/// in --csv). With several solvers the runs are interleaved, so that their ratios come from
-/// the same moments of a shared machine.
+/// The arguments of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Puzzle files (text, CSV or grid blocks; `.gz` is decompressed). `-` or nothing reads
@@ -418,7 +383,6 @@ pub struct BenchArgs {
     pub files: Vec<PathBuf>,
 
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub read: ReadArgs,
 
     /// Solvers to measure: names separated by commas, or `all`. `backtrack` gets a budget of
@@ -527,15 +491,11 @@ mod tests {
 
     #[test]
     fn every_subcommand_passes_clap_checks() {
-        // With `defer`, a subcommand's arguments are built, and clap's debug checks of them run,
-        // only when that subcommand is used: build them all here so that a conflict in any of
-        // them fails a test, not a user's run.
         Cli::command().debug_assert();
     }
 
     #[test]
     fn a_subcommand_help_is_the_doc_of_its_arguments() {
-        // The deferred build applies the struct's doc last, so it is what `--help` shows.
         let mut cli = Cli::command();
         cli.build();
         let solve = cli.find_subcommand("solve").unwrap();

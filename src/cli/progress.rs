@@ -1,107 +1,78 @@
-//! The progress bar on stderr and the end-of-run summary.
+//! What the command line shows on stderr: the progress bar and the end-of-run summaries.
 //!
-//! The bar is updated once per batch by the writer thread, never per puzzle. When the input is a
-//! file of known size it shows percent and ETA from the bytes read; otherwise a spinner with
-//! records and rate. It is drawn only when stderr is a terminal.
+//! The bar is updated once per batch, never per puzzle. When the input is a file of known size
+//! it shows percent and ETA from the bytes read; otherwise a spinner with records and rate. It
+//! is drawn only when stderr is a terminal.
 
 use std::io::{IsTerminal, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::OnceLock;
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sudoku_batch::pipeline::solve::Status;
+use sudoku_batch::pipeline::{Progress, Summary};
+use sudoku_batch::validate::{Checker, Problem};
+use sudoku_batch::words::{count, thousands};
 
-use crate::pipeline::Summary;
-use crate::pipeline::solve::Status;
-
-/// A progress display fed by the writer stage, after each batch of rows.
+/// The progress bar, made at the first report (when the input's size is known).
 #[derive(Debug)]
-pub struct Progress {
-    bar: Option<ProgressBar>,
-    bytes_read: Arc<AtomicU64>,
-    started: Instant,
+pub struct Bar {
+    enabled: bool,
+    bar: OnceLock<ProgressBar>,
 }
 
-impl Progress {
-    /// A progress display; hidden unless `enabled` and stderr is a terminal. `size` is the
-    /// input's size in bytes when known, `bytes_read` counts the bytes read so far.
-    pub fn new(
-        enabled: bool,
-        size: Option<u64>,
-        bytes_read: Arc<AtomicU64>,
-        started: Instant,
-    ) -> Progress {
-        let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
-            let bar = match size {
-                Some(n) => ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr())
-                    .with_style(
-                        ProgressStyle::with_template(
-                            "{msg} [{elapsed_precise}] {wide_bar} {percent:>3}% ETA {eta}",
-                        )
-                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-                    ),
-                None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
-                    .with_style(
-                        ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
-                            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-                    ),
-            };
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
-        Progress {
-            bar,
-            bytes_read,
-            started,
+impl Bar {
+    /// A progress bar; hidden unless `enabled` and stderr is a terminal.
+    pub fn new(enabled: bool) -> Bar {
+        Bar {
+            enabled: enabled && std::io::stderr().is_terminal(),
+            bar: OnceLock::new(),
         }
     }
 
-    /// Shows that `records` rows have been written.
-    pub fn update(&self, records: u64) {
-        if let Some(bar) = &self.bar {
-            let secs = self.started.elapsed().as_secs_f64();
-            bar.set_message(format!(
-                "{}, {} puzzles/s",
-                count(records, "record", "records"),
-                thousands(rate(records, secs) as u64)
-            ));
-            bar.set_position(self.bytes_read.load(Ordering::Relaxed));
+    /// Shows how far the run has come.
+    pub fn update(&self, progress: &Progress) {
+        if !self.enabled {
+            return;
         }
+        let bar = self.bar.get_or_init(|| new_bar(progress.bytes_total));
+        bar.set_message(format!(
+            "{}, {} puzzles/s",
+            count(progress.records, "record", "records"),
+            thousands(rate(progress.records, progress.elapsed.as_secs_f64()) as u64)
+        ));
+        bar.set_position(progress.bytes_read);
     }
 
     /// Removes the bar.
     pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
+        if let Some(bar) = self.bar.get() {
             bar.finish_and_clear();
         }
     }
 }
 
+/// A bar over `size` bytes, or a spinner when the size is unknown.
+fn new_bar(size: Option<u64>) -> ProgressBar {
+    let (bar, template) = match size {
+        Some(n) => (
+            ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
+            "{msg} [{elapsed_precise}] {wide_bar} {percent:>3}% ETA {eta}",
+        ),
+        None => (
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+            "{spinner} {msg} [{elapsed_precise}]",
+        ),
+    };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
 fn rate(n: u64, secs: f64) -> f64 {
     if secs > 0.0 { n as f64 / secs } else { 0.0 }
-}
-
-/// `n` with thousands separators: `1234567` -> `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// `n` with thousands separators and the noun that agrees with it: `1 record`, `0 records`,
-/// `1,204 records`.
-pub fn count(n: u64, singular: &str, plural: &str) -> String {
-    format!(
-        "{} {}",
-        thousands(n),
-        if n == 1 { singular } else { plural }
-    )
 }
 
 /// Writes the end-of-run summary: records, count per status, wall time, rate, mean guesses per
@@ -145,6 +116,24 @@ pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<
     Ok(())
 }
 
+/// Writes `validate`'s summary line: how many records fail, and why.
+pub fn write_problems(out: &mut dyn Write, checker: &Checker) -> std::io::Result<()> {
+    if checker.failed() == 0 {
+        return writeln!(out, "  every record passes");
+    }
+    let why: Vec<String> = Problem::ALL
+        .iter()
+        .filter(|&&k| checker.count(k) > 0)
+        .map(|&k| format!("{} {}", k.label(), thousands(checker.count(k))))
+        .collect();
+    writeln!(
+        out,
+        "  {}: {}",
+        count(checker.failed(), "record fails", "records fail"),
+        why.join(", ")
+    )
+}
+
 /// Writes the end-of-run summary of `generate`: how many `noun`s (singular, plural) were
 /// written, in what wall time, at what rate, and whether the run was interrupted.
 pub fn write_generated(
@@ -169,22 +158,6 @@ pub fn write_generated(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(1234567), "1,234,567");
-    }
-
-    #[test]
-    fn counts_agree_with_their_noun() {
-        assert_eq!(count(0, "record", "records"), "0 records");
-        assert_eq!(count(1, "record", "records"), "1 record");
-        assert_eq!(count(2, "record", "records"), "2 records");
-        assert_eq!(count(1001, "record", "records"), "1,001 records");
-    }
 
     #[test]
     fn generate_summary_text() {

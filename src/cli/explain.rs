@@ -4,12 +4,12 @@
 use std::io::{self, Write};
 
 use super::Exit;
-use crate::cli::ExplainArgs;
-use crate::explain::{ExplainError, ExplainOptions, explain};
-use crate::grid::Grid;
-use crate::pipeline::RunError;
-use crate::pipeline::read::{Column, ReadError, ReadOptions, Reader, RecordInput, Source};
-use crate::pipeline::write_err;
+use crate::cli::args::ExplainArgs;
+use sudoku_batch::explain::{ExplainError, ExplainOptions, explain};
+use sudoku_batch::grid::Grid;
+use sudoku_batch::pipeline::RunError;
+use sudoku_batch::pipeline::output::write_err;
+use sudoku_batch::pipeline::read::{Column, ReadError, ReadOptions, Reader, RecordInput, Source};
 
 /// Runs `explain`.
 pub fn run(args: ExplainArgs) -> Result<Exit, RunError> {

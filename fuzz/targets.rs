@@ -1,15 +1,20 @@
 //! The bodies of the fuzz targets: arbitrary bytes in, no panic out, and the invariants each
 //! stage promises checked with `assert!`.
 //!
-//! They live in the library so that the cargo-fuzz targets in `fuzz/` (nightly, libFuzzer) and
-//! the stable test `tests/fuzz_smoke.rs` (random and structured inputs under `cargo test`) run
-//! exactly the same code. A panic here is a bug: either in the stage, or in the invariant.
+//! This file is included (`#[path]`) by the cargo-fuzz targets in `fuzz/fuzz_targets/`
+//! (nightly, libFuzzer) and by the stable smoke test under `cargo test` (random and structured
+//! inputs), so both run exactly the same code. A panic here is a bug: either in the stage, or in
+//! the invariant.
+#![allow(dead_code)]
 
 use std::io::Cursor;
 
-use crate::grid::{CELLS, Grid};
-use crate::pipeline::read::{Column, Format, GZIP_MAGIC, Header, ReadOptions, Reader, RecordInput};
-use crate::solver::{Limits, Strategy};
+use sudoku_batch::grid::{CELLS, Grid};
+use sudoku_batch::pipeline::read::{Column, Format, Header, ReadOptions, Reader, RecordInput};
+use sudoku_batch::solver::{Limits, Strategy};
+
+/// The first two bytes of a gzip stream.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Guess budget of the solver target: enough for most puzzles, small enough that an empty-ish
 /// grid with a huge search space stays fast.

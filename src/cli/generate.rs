@@ -4,20 +4,19 @@
 //! each one whole.
 
 use std::io::Write;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::progress::{self, Bar};
 use super::{Exit, stop_on_signal, to_stderr};
-use crate::cli::GenerateArgs;
-use crate::generate::{Rng, Spec, puzzle, random_solution};
-use crate::grid::CELLS;
-use crate::pipeline::write_err;
-use crate::pipeline::{Output, RunError, thread_pool};
-use crate::progress::{self, Progress};
-use crate::solver::Strategy;
+use crate::cli::args::GenerateArgs;
+use sudoku_batch::generate::{Rng, Spec, puzzle, random_solution};
+use sudoku_batch::grid::CELLS;
+use sudoku_batch::pipeline::output::write_err;
+use sudoku_batch::pipeline::{Output, Progress, RunError, thread_pool};
+use sudoku_batch::solver::Strategy;
 
 /// Fewer clues never give exactly one solution (McGuire, Tugemann and Civario, 2012).
 const MIN_UNIQUE_CLUES: usize = 17;
@@ -90,16 +89,10 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     let solved = args.solved;
     let output = Output::from_arg(args.output.output.as_deref());
     let name = output.display_name();
-    let mut out = output.open()?;
+    let mut out = std::io::BufWriter::new(output.create()?);
     let pool = thread_pool(args.threads)?;
     let started = Instant::now();
-    let done = Arc::new(AtomicU64::new(0));
-    let progress = Progress::new(
-        args.output.progress(),
-        Some(args.count).filter(|&n| n > 0),
-        done.clone(),
-        started,
-    );
+    let bar = Bar::new(args.output.progress());
     // Ctrl-C / SIGTERM, as for `solve`: the first signal stops between puzzles, so that only
     // whole lines are written; the second exits at once.
     let stop = stop_on_signal();
@@ -115,7 +108,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                 Made::Stopped => break 'chunks,
                 Made::NoFit => {
                     out.flush().map_err(write_err(&name))?;
-                    progress.finish();
+                    bar.finish();
                     let bounds = match (args.min_clues, args.max_clues) {
                         (Some(min), Some(max)) => format!("{min} to {max}"),
                         (Some(min), None) => format!("at least {min}"),
@@ -134,11 +127,15 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
             written = i + 1;
         }
         out.flush().map_err(write_err(&name))?;
-        done.store(written, Ordering::Relaxed);
-        progress.update(written);
+        bar.update(&Progress {
+            records: written,
+            bytes_read: written,
+            bytes_total: Some(args.count),
+            elapsed: started.elapsed(),
+        });
     }
     out.flush().map_err(write_err(&name))?;
-    progress.finish();
+    bar.finish();
     let interrupted = written < args.count;
     if args.output.summary() {
         let noun = if solved {

@@ -1,8 +1,11 @@
-//! The subcommands: each turns parsed arguments into a library call and an exit code.
+//! The command line: the arguments ([`args`]), one module per subcommand, each turning parsed
+//! arguments into a library call and an exit code, and what is shown on stderr ([`progress`]).
 
+mod args;
 mod bench;
 mod explain;
 mod generate;
+mod progress;
 mod solve;
 mod validate;
 
@@ -13,7 +16,8 @@ use std::sync::{Arc, OnceLock};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::flag;
 
-use crate::cli::{Cli, Command};
+pub use args::Cli;
+use args::Command;
 
 /// How a command ended, as the exit codes documented in `--help`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,9 +63,8 @@ pub fn run(cli: Cli) -> Exit {
 /// flushed); a second one exits at once with code 130, possibly leaving a partial last row that
 /// `--resume` redoes. `None` when a handler cannot be installed.
 ///
-/// The handler runs inside the signal itself and only touches atomics, so no thread waits for
-/// signals: a thread would cost every run its start-up. It is installed once per process; each
-/// call clears the flag for the run that asks for it.
+/// The handler runs inside the signal itself and only touches atomics. It is installed once per
+/// process; each call clears the flag for the run that asks for it.
 pub fn stop_on_signal() -> Option<Arc<AtomicBool>> {
     static STOP: OnceLock<Option<Arc<AtomicBool>>> = OnceLock::new();
     let stop = STOP.get_or_init(|| {
@@ -85,14 +88,13 @@ pub fn stop_on_signal() -> Option<Arc<AtomicBool>> {
 }
 
 /// Prints the end-of-run summary on stderr.
-fn print_summary(summary: &crate::pipeline::Summary) {
-    to_stderr(|out| crate::progress::write_summary(out, summary));
+fn print_summary(summary: &sudoku_batch::pipeline::Summary) {
+    to_stderr(|out| progress::write_summary(out, summary));
 }
 
-/// Writes what `write` produces to stderr in one piece. Stderr is unbuffered, so writing a
-/// summary to it directly costs a system call for every formatted piece (about twenty), and
-/// another process writing to the same terminal or log could cut into it. Errors are ignored:
-/// a summary that cannot be shown must not fail a run whose results are written.
+/// Writes what `write` produces to stderr in one piece, so that another process writing to the
+/// same terminal or log cannot cut into it. Errors are ignored: a summary that cannot be shown
+/// must not fail a run whose results are written.
 fn to_stderr(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) {
     use std::io::Write;
     let mut text = Vec::with_capacity(256);
@@ -104,9 +106,9 @@ fn to_stderr(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>)
 /// Tells someone at a terminal that a command with no INPUT is waiting for puzzles typed on
 /// standard input, which would otherwise look like a hang. Only when both stdin and stderr are
 /// terminals: piped input, and logs, see nothing.
-fn hint_if_reading_a_terminal(source: &crate::pipeline::read::Source) {
+fn hint_if_reading_a_terminal(source: &sudoku_batch::pipeline::read::Source) {
     use std::io::IsTerminal;
-    if matches!(source, crate::pipeline::read::Source::Stdin)
+    if matches!(source, sudoku_batch::pipeline::read::Source::Stdin)
         && std::io::stdin().is_terminal()
         && std::io::stderr().is_terminal()
     {

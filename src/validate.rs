@@ -1,22 +1,14 @@
-//! `sudoku-batch validate`: proves a whole corpus sound.
+//! The checks of `validate`: what is wrong with a record, in words a publisher can act on.
 //!
-//! The records go through the same streaming pipeline as `solve` (counting solutions to 2, with
-//! `--minimal`'s redundant-clue search done on the solver threads). This module owns what
-//! happens in the writer: deciding each record's problems ([`Checker`]), writing only the rows
-//! that fail (or all with `--all`) with the extra `problem` column, tallying the problems for
-//! the summary, and the exit code.
+//! The records go through the pipeline as for `solve` (counting solutions to 2, with
+//! `--minimal`'s redundant-clue search done on the worker threads); a [`Checker`] then decides,
+//! row by row in input order, each record's problems and counts them.
 
 use std::collections::HashMap;
-use std::io::Write;
 
-use super::{Exit, to_stderr};
-use crate::cli::ValidateArgs;
 use crate::grid::Grid;
-use crate::pipeline::read::{Expected, ReadOptions, RecordInput, Source};
-use crate::pipeline::solve::{Row, SolveOptions, Status};
-use crate::pipeline::{self, Config, Output, RunError};
-use crate::progress::{self, thousands};
-use crate::solver::Limits;
+use crate::pipeline::read::{Expected, RecordInput};
+use crate::pipeline::solve::{Row, Status};
 
 /// The report's columns: those of `solve`, then `problem`.
 pub const COLUMNS: [&str; 9] = [
@@ -212,84 +204,13 @@ impl Checker {
             .position(|&k| k == kind)
             .map_or(0, |i| self.counts[i])
     }
-
-    /// Writes the summary line: how many records fail, and why.
-    pub fn write_summary(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        if self.failed == 0 {
-            return writeln!(out, "  every record passes");
-        }
-        let why: Vec<String> = Problem::ALL
-            .iter()
-            .filter(|&&k| self.count(k) > 0)
-            .map(|&k| format!("{} {}", k.label(), thousands(self.count(k))))
-            .collect();
-        writeln!(
-            out,
-            "  {}: {}",
-            progress::count(self.failed, "record fails", "records fail"),
-            why.join(", ")
-        )
-    }
-}
-
-/// Runs `validate`.
-pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
-    let config = Config {
-        read: ReadOptions {
-            expect_column: args.expect_column.clone(),
-            ..args.input.read.options()
-        },
-        solve: SolveOptions {
-            strategy: args.solver.solver,
-            limits: Limits {
-                solutions: 2,
-                guesses: args.solver.max_guesses,
-            },
-            keep_solutions: false,
-            find_redundant: args.minimal,
-        },
-        threads: args.solver.threads,
-        batch_size: args.batch_size,
-        progress: args.output.progress(),
-        // Ctrl-C stops at a batch boundary, like `solve`: the report stays a valid CSV.
-        stop: super::stop_on_signal(),
-        ..Config::new(
-            Source::from_arg(args.input.input.as_deref()),
-            Output::from_arg(args.output.output.as_deref()),
-        )
-    };
-    let mut checker = Checker::new(args.duplicates, args.min_clues);
-    let all = args.all;
-    super::hint_if_reading_a_terminal(&config.source);
-    let summary = pipeline::run_with(&config, &COLUMNS, |w, row| {
-        let problem = checker.check(row);
-        if problem.is_empty() && !all {
-            return Ok(());
-        }
-        w.write_row_fields(row)?;
-        w.field(problem.as_bytes())?;
-        w.end_record()
-    })?;
-    if args.output.summary() {
-        to_stderr(|out| {
-            crate::progress::write_summary(out, &summary)?;
-            checker.write_summary(out)
-        });
-    }
-    Ok(if summary.interrupted {
-        Exit::Interrupted
-    } else if checker.failed() > 0 {
-        Exit::Failed
-    } else {
-        Exit::Ok
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::pipeline::read::Record;
-    use crate::pipeline::solve::solve_record;
+    use crate::pipeline::solve::{SolveOptions, solve_record};
 
     fn row(line: u64, text: &str, expected: Option<Expected>) -> Row {
         let opts = SolveOptions {
@@ -344,24 +265,7 @@ mod tests {
         assert_eq!(c.failed(), 3);
         assert_eq!(c.count(Problem::FewClues), 2);
         assert_eq!(c.count(Problem::Duplicate), 1);
-        let mut out = Vec::new();
-        c.write_summary(&mut out).unwrap();
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "  3 records fail: invalid 1, stated solution missing 1, stated solution differs 1, \
-             duplicate 1, too few clues 2\n"
-        );
-    }
-
-    #[test]
-    fn one_failing_record_is_singular() {
-        let mut c = Checker::new(false, None);
-        assert_eq!(c.check(&row(1, "12x", None)), "invalid");
-        let mut out = Vec::new();
-        c.write_summary(&mut out).unwrap();
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "  1 record fails: invalid 1\n"
-        );
+        assert_eq!(c.count(Problem::StatedMissing), 1);
+        assert_eq!(c.count(Problem::Redundant), 0);
     }
 }

@@ -1,10 +1,12 @@
 //! `sudoku-batch solve`: the streaming pipeline with CSV results.
 
+use sudoku_batch::pipeline::read::Source;
+use sudoku_batch::pipeline::solve::{SolveOptions, Status};
+use sudoku_batch::pipeline::{self, Config, Output, RunError};
+
+use super::args::SolveArgs;
+use super::progress::Bar;
 use super::{Exit, print_summary, stop_on_signal};
-use crate::cli::SolveArgs;
-use crate::pipeline::read::Source;
-use crate::pipeline::solve::{SolveOptions, Status};
-use crate::pipeline::{self, Config, Output, RunError};
 
 /// Runs `solve`.
 pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
@@ -18,7 +20,6 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
         },
         threads: args.solver.threads,
         batch_size: args.batch_size,
-        progress: args.output.progress(),
         emit_solutions: args.emit_solutions.clone(),
         stop: stop_on_signal(),
         resume: args.resume,
@@ -28,7 +29,10 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
         )
     };
     super::hint_if_reading_a_terminal(&config.source);
-    let summary = pipeline::run(&config)?;
+    let bar = Bar::new(args.output.progress());
+    let summary = pipeline::run(&config, &mut |p| bar.update(p));
+    bar.finish();
+    let summary = summary?;
     if args.output.summary() {
         print_summary(&summary);
     }

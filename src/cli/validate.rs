@@ -1,0 +1,71 @@
+//! `sudoku-batch validate`: proves a whole corpus sound.
+//!
+//! The records go through the same pipeline as `solve`; the library's [`Checker`] decides each
+//! record's problems. This module writes only the rows that fail (or all with `--all`) with the
+//! extra `problem` column, and gives the summary and the exit code.
+
+use sudoku_batch::pipeline::read::{ReadOptions, Source};
+use sudoku_batch::pipeline::solve::SolveOptions;
+use sudoku_batch::pipeline::write::{Value, row_values};
+use sudoku_batch::pipeline::{self, Config, Output, RunError};
+use sudoku_batch::solver::Limits;
+use sudoku_batch::validate::{COLUMNS, Checker};
+
+use super::args::ValidateArgs;
+use super::progress::{self, Bar};
+use super::{Exit, to_stderr};
+
+/// Runs `validate`.
+pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
+    let config = Config {
+        read: ReadOptions {
+            expect_column: args.expect_column.clone(),
+            ..args.input.read.options()
+        },
+        solve: SolveOptions {
+            strategy: args.solver.solver,
+            limits: Limits {
+                solutions: 2,
+                guesses: args.solver.max_guesses,
+            },
+            keep_solutions: false,
+            find_redundant: args.minimal,
+        },
+        threads: args.solver.threads,
+        batch_size: args.batch_size,
+        // Ctrl-C stops at a batch boundary, like `solve`: the report stays a valid CSV.
+        stop: super::stop_on_signal(),
+        ..Config::new(
+            Source::from_arg(args.input.input.as_deref()),
+            Output::from_arg(args.output.output.as_deref()),
+        )
+    };
+    let mut checker = Checker::new(args.duplicates, args.min_clues);
+    let all = args.all;
+    super::hint_if_reading_a_terminal(&config.source);
+    let bar = Bar::new(args.output.progress());
+    let mut error = String::new();
+    let summary = pipeline::run_with(&config, &COLUMNS, &mut |p| bar.update(p), |w, row| {
+        let problem = checker.check(row);
+        if problem.is_empty() && !all {
+            return Ok(());
+        }
+        let [a, b, c, d, e, f, g, h] = row_values(row, &mut error);
+        w.write_row(&[a, b, c, d, e, f, g, h, Value::Text(problem)])
+    });
+    bar.finish();
+    let summary = summary?;
+    if args.output.summary() {
+        to_stderr(|out| {
+            progress::write_summary(out, &summary)?;
+            progress::write_problems(out, &checker)
+        });
+    }
+    Ok(if summary.interrupted {
+        Exit::Interrupted
+    } else if checker.failed() > 0 {
+        Exit::Failed
+    } else {
+        Exit::Ok
+    })
+}

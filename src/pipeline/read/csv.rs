@@ -1,0 +1,377 @@
+//! The CSV format: one column of each record holds the puzzle.
+//!
+//! Records are split by `csv-core`, the `csv` crate's allocation-free state machine, into
+//! buffers of our own that stop growing at [`MAX_RECORD_BYTES`]: the `csv` crate's reader
+//! would hold a whole record, however long (a 1 GB field, or an unbalanced quote that runs to
+//! the end of a huge file). What `csv-core` leaves to its caller is done here: line numbers
+//! that count every line break (`\n`, `\r\n` or a lone `\r`, inside quoted fields too), and
+//! telling a record that the input ended inside a quoted field.
+
+use std::io::{self, BufRead};
+
+use super::{
+    BOM, Column, Expected, Header, MAX_RECORD_BYTES, PUZZLE_COLUMN_NAMES, Record, RecordSource,
+    SOLUTION_COLUMN_NAMES, fill_buf, invalid, puzzle, too_long,
+};
+use crate::grid::Grid;
+
+/// Why a CSV input cannot be read with the options given.
+pub(super) enum OpenError {
+    Io(io::Error),
+    Usage(String),
+}
+
+/// One CSV record split into fields. At most [`MAX_RECORD_BYTES`] of field data are kept; a
+/// longer record is marked [`CsvRow::too_long`] and its fields are dropped.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct CsvRow {
+    /// The fields' bytes, unescaped, one after the other. Kept at the length it grew to (up
+    /// to [`MAX_RECORD_BYTES`]), for `csv-core` to write into; `ends` says what is in use.
+    data: Vec<u8>,
+    /// The end of each field in `data`: the first `fields` entries are in use.
+    ends: Vec<usize>,
+    /// The number of fields.
+    fields: usize,
+    /// 1-based line where the record starts.
+    pub(crate) line: u64,
+    /// Bytes of the record in the input, delimiters and quotes included, its line end not.
+    pub(crate) total: u64,
+    /// The input ended inside a quoted field.
+    pub(crate) open_quote: bool,
+    /// Bytes of the input consumed up to the end of this record, its line end included.
+    pub(crate) end_offset: u64,
+    /// The record ended with a line break, not with the end of the input.
+    pub(crate) terminated: bool,
+}
+
+impl CsvRow {
+    /// The number of fields.
+    pub(crate) fn len(&self) -> usize {
+        self.fields
+    }
+
+    /// Field `i`, if the record has it.
+    pub(crate) fn get(&self, i: usize) -> Option<&[u8]> {
+        let end = *self.ends[..self.fields].get(i)?;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        Some(&self.data[start..end])
+    }
+
+    /// The fields in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// True when the record is longer than [`MAX_RECORD_BYTES`] and its fields were dropped.
+    pub(crate) fn too_long(&self) -> bool {
+        self.total > MAX_RECORD_BYTES as u64
+    }
+
+    /// The record's fields joined by commas, for an invalid record's `puzzle` column.
+    pub(crate) fn joined(&self) -> Vec<u8> {
+        self.iter().collect::<Vec<_>>().join(&b","[..])
+    }
+}
+
+/// Splits a byte stream into CSV records (RFC 4180: quoted fields may span lines, `""` is a
+/// quote; records end at LF, CRLF or a lone CR outside quotes; empty lines are skipped).
+pub(crate) struct CsvSplitter<R> {
+    inner: R,
+    core: csv_core::Reader,
+    /// Line breaks consumed so far.
+    line: u64,
+    /// The last byte consumed was a CR, so a LF right after it is part of the same line break.
+    after_cr: bool,
+    /// Bytes consumed so far.
+    offset: u64,
+    started: bool,
+}
+
+/// Counts the line breaks in `bytes`: every `\n` and `\r`, but a `\n` right after a `\r`
+/// (which `after_cr` carries over from the bytes before) only once.
+fn line_breaks(bytes: &[u8], after_cr: &mut bool) -> u64 {
+    let mut n = 0;
+    for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        let prev_cr = if i == 0 {
+            *after_cr
+        } else {
+            bytes[i - 1] == b'\r'
+        };
+        if !(bytes[i] == b'\n' && prev_cr) {
+            n += 1;
+        }
+    }
+    if let Some(&b) = bytes.last() {
+        *after_cr = b == b'\r';
+    }
+    n
+}
+
+impl<R: BufRead> CsvSplitter<R> {
+    pub(crate) fn new(inner: R) -> Self {
+        CsvSplitter {
+            inner,
+            core: csv_core::Reader::new(),
+            line: 0,
+            after_cr: false,
+            offset: 0,
+            started: false,
+        }
+    }
+
+    /// Skips the line breaks before a record (empty lines) and a leading byte order mark;
+    /// false at the end of the input.
+    fn skip_to_record(&mut self) -> io::Result<bool> {
+        if !self.started {
+            self.started = true;
+            if fill_buf!(self.inner).starts_with(BOM) {
+                self.inner.consume(BOM.len());
+                self.offset += BOM.len() as u64;
+            }
+        }
+        loop {
+            let avail = fill_buf!(self.inner);
+            if avail.is_empty() {
+                return Ok(false);
+            }
+            let n = avail
+                .iter()
+                .take_while(|&&b| b == b'\n' || b == b'\r')
+                .count();
+            self.line += line_breaks(&avail[..n], &mut self.after_cr);
+            self.offset += n as u64;
+            let found = n < avail.len();
+            self.inner.consume(n);
+            if found {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// Reads the next record into `row`; false at the end of the input.
+    pub(crate) fn next_row(&mut self, row: &mut CsvRow) -> io::Result<bool> {
+        use csv_core::ReadRecordResult as R;
+        if !self.skip_to_record()? {
+            return Ok(false);
+        }
+        row.line = self.line + 1;
+        row.total = 0;
+        row.open_quote = false;
+        row.terminated = false;
+        if row.data.is_empty() {
+            row.data.resize(1024, 0);
+            row.ends.resize(16, 0);
+        }
+        let (mut out_len, mut ends_len) = (0, 0);
+        // Past the cap, fields go to a scratch buffer and are dropped.
+        let mut scratch = [0u8; 1024];
+        let mut scratch_ends = [0usize; 64];
+        let mut dropping = false;
+        // The end of the input is fed to `csv-core` as a line break, which ends the record,
+        // unless the record is inside a quoted field: that takes the line break in, and only
+        // the end of the input (an empty input) closes it.
+        let mut fed_end = false;
+        loop {
+            let avail = fill_buf!(self.inner);
+            let eof = avail.is_empty();
+            let input: &[u8] = match (eof, fed_end) {
+                (false, _) => avail,
+                (true, false) => b"\n",
+                (true, true) => b"",
+            };
+            let (result, nin, nout, nend) = if dropping {
+                self.core
+                    .read_record(input, &mut scratch, &mut scratch_ends)
+            } else {
+                self.core
+                    .read_record(input, &mut row.data[out_len..], &mut row.ends[ends_len..])
+            };
+            if !eof {
+                self.line += line_breaks(&input[..nin], &mut self.after_cr);
+                self.offset += nin as u64;
+                row.total += nin as u64;
+                self.inner.consume(nin);
+            } else if !fed_end && nin == 1 {
+                fed_end = true;
+                row.open_quote = result != R::Record;
+            }
+            if !dropping {
+                out_len += nout;
+                ends_len += nend;
+            }
+            match result {
+                R::InputEmpty => {}
+                R::OutputFull | R::OutputEndsFull if dropping => {}
+                R::OutputFull if row.data.len() >= MAX_RECORD_BYTES => dropping = true,
+                R::OutputFull => {
+                    let len = (row.data.len() * 2).min(MAX_RECORD_BYTES);
+                    row.data.resize(len, 0);
+                }
+                R::OutputEndsFull => {
+                    let len = row.ends.len() * 2;
+                    row.ends.resize(len, 0);
+                }
+                R::Record | R::End => {
+                    row.terminated = !eof;
+                    break;
+                }
+            }
+        }
+        if row.terminated {
+            // The line break that ended the record is not part of it.
+            row.total -= 1;
+        }
+        row.end_offset = self.offset;
+        row.fields = ends_len;
+        if dropping {
+            // What was kept of the field being read when the cap was reached, to show.
+            if row.ends.len() == ends_len {
+                row.ends.push(out_len);
+            } else {
+                row.ends[ends_len] = out_len;
+            }
+            row.fields += 1;
+        } else if row.open_quote && ends_len > 0 {
+            // The line break fed at the end went into the last field.
+            row.ends[ends_len - 1] -= 1;
+        }
+        Ok(true)
+    }
+}
+
+/// CSV records: the puzzle is one column of each row.
+pub(super) struct CsvRecords<R> {
+    splitter: CsvSplitter<R>,
+    column: usize,
+    /// The column of the stated solution, when asked for.
+    expect: Option<usize>,
+    record: CsvRow,
+    /// The first row, when it turned out not to be a header.
+    pending: Option<CsvRow>,
+}
+
+impl<R: BufRead> CsvRecords<R> {
+    pub(super) fn new(
+        input: R,
+        column: &Column,
+        header: Header,
+        expect: Option<&Column>,
+    ) -> Result<Self, OpenError> {
+        let mut splitter = CsvSplitter::new(input);
+        let mut first = CsvRow::default();
+        let has_first = splitter.next_row(&mut first).map_err(OpenError::Io)?;
+        let is_header = has_first
+            && match header {
+                Header::Yes => true,
+                Header::No => false,
+                Header::Auto => {
+                    matches!(column, Column::Name(_))
+                        || matches!(expect, Some(Column::Name(_)))
+                        || !first.iter().any(|f| Grid::parse_bytes(f).is_ok())
+                }
+            };
+        let names: Vec<String> = if is_header {
+            first
+                .iter()
+                .map(|f| String::from_utf8_lossy(f).trim().to_ascii_lowercase())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let column = resolve_column(column, &PUZZLE_COLUMN_NAMES, Some(0), &names, is_header)?;
+        let expect = expect
+            .map(|c| resolve_column(c, &SOLUTION_COLUMN_NAMES, None, &names, is_header))
+            .transpose()?;
+        Ok(CsvRecords {
+            splitter,
+            column,
+            expect,
+            record: CsvRow::default(),
+            pending: (has_first && !is_header).then_some(first),
+        })
+    }
+}
+
+/// The index of `column` given the header's lower-cased `names` (empty without a header).
+/// [`Column::Auto`] takes the first of `auto_names` in the header, else `fallback`.
+fn resolve_column(
+    column: &Column,
+    auto_names: &[&str],
+    fallback: Option<usize>,
+    names: &[String],
+    is_header: bool,
+) -> Result<usize, OpenError> {
+    match column {
+        Column::Index(i) => Ok(*i),
+        Column::Auto => auto_names
+            .iter()
+            .find_map(|want| names.iter().position(|n| n == want))
+            .or(fallback)
+            .ok_or_else(|| {
+                OpenError::Usage(format!(
+                    "no column named {} found for the stated solution",
+                    auto_names.join(" or ")
+                ))
+            }),
+        Column::Name(want) => {
+            let want_lc = want.trim().to_ascii_lowercase();
+            match names.iter().position(|n| *n == want_lc) {
+                Some(i) => Ok(i),
+                None if !is_header => Err(OpenError::Usage(format!(
+                    "column {want:?} not found: the input has no header row"
+                ))),
+                None => Err(OpenError::Usage(format!(
+                    "column {want:?} not found; the header has: {}",
+                    names.join(", ")
+                ))),
+            }
+        }
+    }
+}
+
+impl<R: BufRead + Send> RecordSource for CsvRecords<R> {
+    fn next_record(&mut self) -> io::Result<Option<Record>> {
+        if let Some(first) = self.pending.take() {
+            self.record = first;
+        } else if !self.splitter.next_row(&mut self.record)? {
+            return Ok(None);
+        }
+        let row = &self.record;
+        let line = row.line;
+        let mut record = if row.too_long() {
+            too_long(line, &row.joined(), row.total)
+        } else if row.open_quote {
+            invalid(
+                line,
+                &row.joined(),
+                "unbalanced quote: a quoted field runs to the end of the input",
+            )
+        } else {
+            match row.get(self.column) {
+                None => invalid(
+                    line,
+                    &row.joined(),
+                    format!(
+                        "no column {} (the row has {} fields)",
+                        self.column + 1,
+                        row.len()
+                    ),
+                ),
+                Some(field) => match Grid::parse_bytes(field.trim_ascii()) {
+                    Ok(g) => puzzle(line, g),
+                    Err(e) => invalid(line, field, e),
+                },
+            }
+        };
+        if let Some(i) = self.expect {
+            record.expected = Some(Box::new(if row.too_long() {
+                Expected::Malformed(format!(
+                    "the record is longer than the limit of {MAX_RECORD_BYTES} bytes"
+                ))
+            } else {
+                Expected::parse(row.get(i))
+            }));
+        }
+        Ok(Some(record))
+    }
+}

@@ -1,0 +1,68 @@
+//! Splitting a byte stream into lines with bounded memory, for the text and grid formats.
+//!
+//! `BufRead::read_until` would hold a whole line however long it is; this keeps at most
+//! [`MAX_RECORD_BYTES`] of each and counts the rest, so a 1 GB line with no line break costs
+//! 64 KiB. Lines end at `\n`, `\r\n` or a lone `\r`, and every one of them counts as a line.
+
+use std::io::{self, BufRead};
+
+use super::{MAX_RECORD_BYTES, fill_buf};
+
+/// The lines of a byte stream, numbered from 1.
+pub(super) struct Lines<R> {
+    inner: R,
+    line: u64,
+    /// The last line ended with `\r`: a `\n` right after it belongs to that line end.
+    after_cr: bool,
+}
+
+impl<R: BufRead> Lines<R> {
+    pub(super) fn new(inner: R) -> Self {
+        Lines {
+            inner,
+            line: 0,
+            after_cr: false,
+        }
+    }
+
+    /// Reads the next line into `buf` (without its line end, cut to [`MAX_RECORD_BYTES`]):
+    /// returns its number and full length in bytes, or `None` at the end of the input.
+    pub(super) fn next_line(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<(u64, u64)>> {
+        buf.clear();
+        let mut total = 0u64;
+        let mut any = false;
+        loop {
+            let avail = fill_buf!(self.inner);
+            if avail.is_empty() {
+                if !any {
+                    return Ok(None);
+                }
+                break;
+            }
+            if self.after_cr {
+                self.after_cr = false;
+                if avail[0] == b'\n' {
+                    self.inner.consume(1);
+                    continue;
+                }
+            }
+            any = true;
+            let (take, end) = match memchr::memchr2(b'\n', b'\r', avail) {
+                Some(i) => {
+                    self.after_cr = avail[i] == b'\r';
+                    (i, Some(i + 1))
+                }
+                None => (avail.len(), None),
+            };
+            let room = MAX_RECORD_BYTES.saturating_sub(buf.len());
+            buf.extend_from_slice(&avail[..take.min(room)]);
+            total += take as u64;
+            self.inner.consume(end.unwrap_or(take));
+            if end.is_some() {
+                break;
+            }
+        }
+        self.line += 1;
+        Ok(Some((self.line, total)))
+    }
+}

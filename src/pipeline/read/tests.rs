@@ -1,0 +1,390 @@
+use std::io::{self, BufRead, BufReader};
+
+use super::csv::{CsvRecords, CsvRow, CsvSplitter, OpenError};
+use super::grid::GridRecords;
+use super::text::TextRecords;
+use super::*;
+use crate::pipeline::test_input::Interrupting;
+
+const P1: &str =
+    "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
+
+#[test]
+fn a_file_that_grows_while_it_is_read_arrives_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("growing.txt");
+    std::fs::write(&path, format!("{P1}\n")).unwrap();
+    let mut reader = Reader::open(&Source::Path(path.clone()), &ReadOptions::default()).unwrap();
+    let more: String = (0..1_000).map(|_| format!("{P1}\n")).collect();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    io::Write::write_all(&mut file, more.as_bytes()).unwrap();
+    let mut records = 0;
+    while reader.next_record().unwrap().is_some() {
+        records += 1;
+    }
+    assert_eq!(records, 1_001);
+}
+
+fn read_all(bytes: &[u8], format: Format) -> Vec<Record> {
+    read_all_from(Box::new(io::Cursor::new(bytes.to_vec())), format)
+}
+
+fn read_all_from(input: Box<dyn BufRead + Send>, format: Format) -> Vec<Record> {
+    let mut src: Box<dyn RecordSource> = match format {
+        Format::Csv => Box::new(
+            CsvRecords::new(input, &Column::Auto, Header::Auto, None)
+                .unwrap_or_else(|_| panic!("csv open")),
+        ),
+        Format::Grid => Box::new(GridRecords::new(input)),
+        _ => Box::new(TextRecords::new(input)),
+    };
+    let mut out = Vec::new();
+    while let Some(r) = src.next_record().unwrap() {
+        out.push(r);
+    }
+    out
+}
+
+#[test]
+fn reads_interrupted_by_a_signal_are_retried() {
+    let rows: String = P1
+        .as_bytes()
+        .chunks(9)
+        .map(|r| format!("{}\n", std::str::from_utf8(r).unwrap()))
+        .collect();
+    let inputs = [
+        (
+            format!("\u{feff}# c\n{P1}\r\n{P1} x\n\n{P1}\r{P1}\n{P1}"),
+            Format::Text,
+        ),
+        (
+            format!("\u{feff}id,puzzle\n1,{P1}\n2,\"{P1}\"\r\n3,x\n"),
+            Format::Csv,
+        ),
+        (format!("{rows}\n{rows}"), Format::Grid),
+    ];
+    for (input, format) in inputs {
+        let whole = summary(&read_all(input.as_bytes(), format));
+        assert!(whole.len() >= 2, "{format:?}");
+        for capacity in [16, 8192] {
+            let interrupting = Interrupting::new(input.clone().into_bytes());
+            let input = Box::new(BufReader::with_capacity(capacity, interrupting));
+            assert_eq!(summary(&read_all_from(input, format)), whole, "{format:?}");
+        }
+    }
+}
+
+#[test]
+fn a_first_read_interrupted_by_a_signal_is_retried() {
+    // The first read looks for the gzip magic; here it fails with `Interrupted` first.
+    let interrupting = Interrupting::new(format!("{P1}\n{P1}\n").into_bytes());
+    let reader = Reader::from_reader("memory", interrupting, &ReadOptions::default());
+    let records: Vec<_> = reader.unwrap().collect::<Result<_, _>>().unwrap();
+    assert_eq!(
+        summary(&records),
+        summary(&read_all(format!("{P1}\n{P1}\n").as_bytes(), Format::Text))
+    );
+    assert_eq!(records.len(), 2);
+}
+
+#[test]
+fn records_do_not_depend_on_where_the_buffer_cuts_the_input() {
+    // Whatever the line ends and wherever the buffer cuts a line, the records are the same.
+    let lines = [
+        P1.to_string(),
+        P1.replace('.', "0"),
+        format!("{P1} comment"),
+        format!("{P1},x"),
+        P1[..80].to_string(),
+        format!("{}x", &P1[..80]),
+        format!("{P1}1"),
+        "# comment".to_string(),
+        String::new(),
+        "  ".to_string(),
+    ];
+    let ends = ["\n", "\r\n", "\r"];
+    let mut rng = crate::generate::Rng::new(5);
+    let read = |input: &str, capacity: usize| {
+        let buffered = BufReader::with_capacity(capacity, io::Cursor::new(input.to_owned()));
+        let mut src = TextRecords::new(buffered);
+        let mut out = Vec::new();
+        while let Some(r) = src.next_record().unwrap() {
+            out.push(r);
+        }
+        out
+    };
+    for _ in 0..300 {
+        let mut input = String::new();
+        for _ in 0..rng.below(12) {
+            input += &lines[rng.below(lines.len())];
+            input += ends[rng.below(ends.len())];
+        }
+        if rng.below(2) == 0 {
+            input += P1; // a last line with no end
+        }
+        let small = read(&input, 16);
+        for capacity in [1, 82, 83, 100, 164, 8192] {
+            assert_eq!(read(&input, capacity), small, "{input:?} at {capacity}");
+        }
+    }
+}
+
+fn summary(records: &[Record]) -> Vec<(u64, String)> {
+    records
+        .iter()
+        .map(|r| match &r.input {
+            RecordInput::Puzzle(g) => (r.line, g.to_string()),
+            RecordInput::Invalid { reason, .. } => (r.line, format!("invalid: {reason}")),
+        })
+        .collect()
+}
+
+#[test]
+fn text_skips_comments_and_blank_lines_and_counts_lines() {
+    let input = format!(
+        "\u{feff}# header\r\n\r\n{P1}\r\n   \n{P1} 7.1\rxyz\n{}",
+        &P1[..80]
+    );
+    let got = summary(&read_all(input.as_bytes(), Format::Text));
+    assert_eq!(
+        got,
+        vec![
+            (3, P1.to_string()),
+            (5, P1.to_string()),
+            (6, "invalid: cell 1: unexpected character 'x'".to_string()),
+            (7, "invalid: 80 cells, expected 81".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn overlong_line_is_one_invalid_record_and_is_not_kept() {
+    let mut input = vec![b'1'; MAX_RECORD_BYTES * 3];
+    input.extend_from_slice(format!("\n{P1}\n").as_bytes());
+    let records = read_all(&input, Format::Text);
+    assert_eq!(records.len(), 2);
+    let RecordInput::Invalid { text, reason } = &records[0].input else {
+        panic!("expected invalid")
+    };
+    assert!(reason.starts_with(&format!("record of {} bytes", MAX_RECORD_BYTES * 3)));
+    assert!(text.len() < 300);
+    assert_eq!(records[1].line, 2);
+}
+
+#[test]
+fn csv_detects_header_and_puzzle_column() {
+    let input = format!(
+        "id,Puzzle,solution\n1,{P1},x\n2,\"{}\",y\n3\n",
+        P1.replace('.', "0")
+    );
+    let got = summary(&read_all(input.as_bytes(), Format::Csv));
+    assert_eq!(
+        got,
+        vec![
+            (2, P1.to_string()),
+            (3, P1.to_string()),
+            (4, "invalid: no column 2 (the row has 1 fields)".to_string()),
+        ]
+    );
+}
+
+/// The splitter splits well-formed CSV into the same fields as the `csv` crate, and numbers
+/// lines by every line break (the `csv` crate's positions lag behind after a lone CR).
+#[test]
+fn csv_splitter_agrees_with_the_csv_crate() {
+    let input = b"\xEF\xBB\xBFa,b,c\r\n\"x,y\",\"he said \"\"hi\"\"\",\r\n\n\"multi\nline\",2,3\rlast,,\"\"";
+    let mut ours = Vec::new();
+    let mut splitter = CsvSplitter::new(&input[..]);
+    let mut row = CsvRow::default();
+    while splitter.next_row(&mut row).unwrap() {
+        let fields: Vec<Vec<u8>> = row.iter().map(<[u8]>::to_vec).collect();
+        ours.push((row.line, fields));
+    }
+    let mut reader = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(&input[3..]);
+    let theirs: Vec<Vec<Vec<u8>>> = reader
+        .byte_records()
+        .map(|r| {
+            let r = r.unwrap();
+            r.iter().map(<[u8]>::to_vec).collect()
+        })
+        .collect();
+    let (lines, fields): (Vec<u64>, Vec<_>) = ours.into_iter().unzip();
+    assert_eq!(fields, theirs);
+    assert_eq!(lines, [1, 2, 4, 6]);
+}
+
+#[test]
+fn csv_without_header_uses_column_zero() {
+    let input = format!("{P1},comment\n{P1}\n");
+    let got = summary(&read_all(input.as_bytes(), Format::Csv));
+    assert_eq!(got, vec![(1, P1.to_string()), (2, P1.to_string())]);
+}
+
+#[test]
+fn csv_reads_the_stated_solution_column() {
+    let sol = "1".repeat(81);
+    let input = format!(
+        "puzzle,Solution\n{P1},{sol}\n{P1},{}\n{P1},\n{P1}\n{P1},12x\n",
+        &P1.replace('.', "1")[..]
+    );
+    let mut src = CsvRecords::new(
+        io::Cursor::new(input.into_bytes()),
+        &Column::Auto,
+        Header::Auto,
+        Some(&Column::Name("solution".into())),
+    )
+    .unwrap_or_else(|_| panic!("csv open"));
+    let mut got = Vec::new();
+    while let Some(r) = src.next_record().unwrap() {
+        got.push(r.expected.map(|e| *e));
+    }
+    let blanks = P1.replace('.', "1");
+    assert_eq!(blanks.len(), 81);
+    assert_eq!(
+        got,
+        vec![
+            Some(Expected::Grid(sol.parse().unwrap())),
+            Some(Expected::Grid(blanks.parse().unwrap())),
+            Some(Expected::Missing),
+            Some(Expected::Missing),
+            Some(Expected::Malformed(
+                "cell 3: unexpected character 'x'".into()
+            )),
+        ]
+    );
+    let mut half = P1.to_string();
+    half.replace_range(..1, "1");
+    assert_eq!(
+        Expected::parse(Some(half.as_bytes())),
+        Expected::Malformed("56 blank cells".into())
+    );
+}
+
+#[test]
+fn csv_column_name_missing_is_a_usage_error() {
+    let input = io::Cursor::new(b"a,b\n1,2\n".to_vec());
+    let Err(OpenError::Usage(m)) =
+        CsvRecords::new(input, &Column::Name("puzzle".into()), Header::Auto, None)
+    else {
+        panic!("expected a usage error")
+    };
+    assert_eq!(m, "column \"puzzle\" not found; the header has: a, b");
+}
+
+#[test]
+fn grid_blocks_in_every_style() {
+    let braces = "{ -1,-1,2,9,-1,-1,-1,-1,-1},\n\
+                  { -1,-1,-1,-1,-1,-1,8,-1,5},\n\
+                  { -1,5,8,-1,-1,-1,7,-1,-1},\n\
+                  { 1,-1,9,-1,3,-1,-1,-1,-1},\n\
+                  { -1,-1,-1,-1,7,8,-1,-1,-1},\n\
+                  { -1,-1,6,-1,-1,-1,-1,3,-1},\n\
+                  { 9,4,-1,-1,5,-1,-1,-1,1},\n\
+                  { -1,-1,-1,-1,-1,7,-1,-1,9},\n\
+                  { 6,8,-1,-1,-1,3,5,-1,-1},\n";
+    let pretty = ". . 2 | 9 . . | . . .\n. . . | . . . | 8 . 5\n. 5 8 | . . . | 7 . .\n\
+                  ------+-------+------\n1 . 9 | . 3 . | . . .\n. . . | . 7 8 | . . .\n\
+                  . . 6 | . . . | . 3 .\n======+=======+======\n9 4 . | . 5 . | . . 1\n\
+                  . . . | . . 7 | . . 9\n6 8 . | . . 3 | 5 . .\n";
+    let input = format!("{braces}\n\n{pretty}{braces}");
+    let got = summary(&read_all(input.as_bytes(), Format::Grid));
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[0], (1, P1.to_string()));
+    assert_eq!(got[1], (12, P1.to_string()));
+    assert_eq!(got[2], (23, P1.to_string()));
+}
+
+#[test]
+fn grid_short_block_is_invalid_and_reading_goes_on() {
+    let input = "1 2 3 4 5 6 7 8 9\n\n. . 2 x . . . . .\n\n";
+    let got = summary(&read_all(input.as_bytes(), Format::Grid));
+    assert_eq!(
+        got,
+        vec![
+            (1, "invalid: 1 rows, expected 9".to_string()),
+            (3, "invalid: cell 4: unexpected character 'x'".to_string()),
+        ]
+    );
+}
+
+/// What the splitter says of one record: line, fields, total, open quote, terminated, end.
+type Split = (u64, Vec<Vec<u8>>, u64, bool, bool, u64);
+
+/// Every record of `input` as the splitter gives it, through a buffer of `capacity` bytes.
+fn split(input: &[u8], capacity: usize) -> Vec<Split> {
+    let mut splitter = CsvSplitter::new(BufReader::with_capacity(capacity, input));
+    let mut row = CsvRow::default();
+    let mut out = Vec::new();
+    while splitter.next_row(&mut row).unwrap() {
+        let fields = row.iter().map(<[u8]>::to_vec).collect();
+        out.push((
+            row.line,
+            fields,
+            row.total,
+            row.open_quote,
+            row.terminated,
+            row.end_offset,
+        ));
+    }
+    out
+}
+
+#[test]
+fn csv_records_do_not_depend_on_where_the_buffer_cuts_the_input() {
+    let alphabet = b"ab,,\"\"\r\n\n ";
+    let mut rng = crate::generate::Rng::new(11);
+    for _ in 0..2_000 {
+        let len = rng.below(40);
+        let input: Vec<u8> = (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len())])
+            .collect();
+        let whole = split(&input, 8192);
+        for capacity in [1, 2, 3, 7] {
+            assert_eq!(split(&input, capacity), whole, "{input:?} at {capacity}");
+        }
+        // Only line breaks follow the end of the last record.
+        if let Some(last) = whole.last() {
+            let rest = &input[last.5 as usize..];
+            assert!(rest.iter().all(|&b| b == b'\n' || b == b'\r'), "{input:?}");
+        }
+    }
+}
+
+#[test]
+fn csv_input_ending_inside_a_quote_is_told_apart() {
+    let rows = split(b"a,\"b\nc", 8192);
+    assert_eq!(rows.len(), 1);
+    let (line, fields, total, open, terminated, _) = &rows[0];
+    assert_eq!((*line, *open, *terminated, *total), (1, true, false, 6));
+    assert_eq!(fields, &[b"a".to_vec(), b"b\nc".to_vec()]);
+    // A quote closed at the very end, or a last line with no line break, is not open.
+    let rows = split(b"x\na,\"b\"", 8192);
+    assert_eq!(rows[1].1, [b"a".to_vec(), b"b".to_vec()]);
+    assert_eq!((rows[1].3, rows[1].4), (false, false));
+    let rows = split(b"a,b\r\n", 8192);
+    assert_eq!((rows[0].3, rows[0].4, rows[0].2), (false, true, 3));
+}
+
+#[test]
+fn csv_record_over_the_limit_keeps_its_start_and_counts_the_rest() {
+    let mut input = b"id,puzzle\nx,".to_vec();
+    input.extend(std::iter::repeat_n(b'1', 3 * MAX_RECORD_BYTES));
+    input.extend_from_slice(format!("\n1,{P1}\n").as_bytes());
+    let rows = split(&input, 8192);
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[1].2, 3 * MAX_RECORD_BYTES as u64 + 2);
+    assert!(rows[1].1.concat().len() <= MAX_RECORD_BYTES);
+    assert_eq!(rows[2].0, 3);
+    let records = read_all(&input, Format::Csv);
+    let RecordInput::Invalid { text, reason } = &records[0].input else {
+        panic!("expected invalid")
+    };
+    assert!(reason.starts_with(&format!("record of {} bytes", 3 * MAX_RECORD_BYTES + 2)));
+    assert!(text.starts_with("x,111"), "{text}");
+}
