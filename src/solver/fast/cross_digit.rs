@@ -48,8 +48,8 @@ impl Tally {
 /// else the units with three sure digits and a fourth possible one (closed to it) and those
 /// with exactly three possible ones, not all sure (which must all go there). A unit with three
 /// sure digits and no other, such as a solved one, has nothing to close: leaving those out
-/// lets the callers skip their pass over the digits when no unit is left, which on serg was
-/// most of the time.
+/// lets the callers skip their pass over the digits when no unit is left, which on loose
+/// puzzles such as serg's is most of the time.
 #[inline(always)]
 fn three_each(may: Tally, sure: Tally, all: u32) -> Option<(u32, u32)> {
     if may.three != all || sure.four != 0 {
@@ -152,8 +152,8 @@ impl State {
             if full | must == 0 {
                 continue;
             }
-            // The graphs again: on this rare path (2.5% of the passes on serg, 5% on top1465)
-            // that costs less than keeping the nine graphs and forced edges of every pass.
+            // The graphs again: few passes remove anything, so on this rare path that costs
+            // less than keeping the nine graphs and forced edges of every pass.
             for d in 0..9 {
                 let g = row_graph(self.cand[d * 3 + b]);
                 let f = FORCED[g] >> 16;
@@ -226,7 +226,7 @@ impl State {
     /// Hidden pairs in rows and columns: when two digits can go only to the same two cells of
     /// a row or a column, the two cells hold those digits, and every other digit leaves them.
     /// Called at a fixpoint of the other rules (no word dirty), it returns whether some digit
-    /// lost a cell, leaving those words dirty. Run at the root only (see the module
+    /// lost a cell, leaving those words dirty. Run at the root only (see the `fast` module
     /// documentation).
     #[inline(never)]
     pub(super) fn hidden_pairs(&mut self) -> bool {

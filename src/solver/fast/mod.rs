@@ -51,33 +51,23 @@
 //! for the nine minirows together, how many digits may and how many must use each one. Being the
 //! costliest rule, it runs only when the others stall, only on bands with a word changed since its
 //! last pass, and no more on a band where it found every digit down to one configuration: it can
-//! find nothing there. serg's puzzles (several solutions each) reach many such bands; skipping them
-//! takes 7.9% off their instructions, and 0.6-1.1% off top1465's and 11+'s, for the same search.
+//! find nothing there. Puzzles with several solutions, such as serg's, reach many such bands, and
+//! skipping them saves the pass without changing the search.
 //! The same rule for minicolumns (a column crossing a box) runs last, on the columns each digit's
 //! last column pass left (`cols`), all 27 minicolumns at once and without a table. It made the
-//! band-based search depend less on the puzzle's orientation (on top1465 it cut the guesses per
-//! puzzle from 10.76 to 9.39 as given and from 12.06 to 9.85 transposed), but since the search
-//! picks its orientation and counts cells in its branch choice it pays only at the root. There it
-//! runs with the others; below the root it costs more than the guesses it saves. Guesses per
-//! puzzle, instructions (callgrind, `bench`) and paired time against the rule at every node, on
-//! permuted top1465: 6.43 guesses and 90.98M at every node, 6.98 and 90.60M (0.995x the time)
-//! without it, 6.78 and 89.78M (0.987x) at the root only; on the first 10,000 of 17-clue 158.29M,
-//! 153.60M (0.977x) and 157.23M (0.981x); on the first 5,000 of serg 147.03M, 133.70M (0.928x) and
-//! 135.89M (0.945x); on the first 1,000 of 11+ 388.13M, 381.31M and 381.55M (11+ and 1106 62.4 and
-//! 114.0 guesses at every node, 66.1 and 120.7 with the rule at the root or nowhere). Running it
-//! also at the first level below the root saved a few guesses (6.70 on top1465) for more than they
-//! cost (90.13M).
+//! band-based search depend less on the puzzle's orientation, but since the search picks its
+//! orientation and counts cells in its branch choice it pays only at the root. There it runs with
+//! the others; below the root, at every node or only at the first level, it costs more than the
+//! guesses it saves.
 //!
 //! At the root only, once those rules stall, one more rule works across digits: **hidden
 //! pairs** in rows and columns. When two digits can go only to the same two cells of a row or
 //! a column, every other digit leaves those two cells; the other rules then run again, and the
-//! two alternate until neither changes anything. On permuted top1465 it cuts the guesses per
-//! puzzle from 8.67 to 6.92 and on 17-clue from 0.56 to 0.37, but a pass costs about 3,000
-//! instructions, most of a search node's worth, so it does not run below the root: there it
-//! saved too few guesses for its cost (6.49 on top1465 with it at every node). Boxes added
-//! little (6.84). It is skipped when a band has a single configuration per digit left, as in
-//! serg's puzzles (several solutions each), where it found pairs but hardly a guess fewer
-//! (6.74 against 6.76 on the first 3,000).
+//! two alternate until neither changes anything. It cuts the guesses, but a pass costs most of
+//! a search node's worth, so it does not run below the root: there it saves too few guesses for
+//! its cost. Pairs in boxes add little. It is skipped when a band has a single configuration per
+//! digit left, as in puzzles with several solutions such as serg's, where it finds pairs but
+//! hardly saves a guess.
 //!
 //! The clues are loaded in bulk: per digit, the rows, columns and boxes its clues occupy,
 //! from which each word is built at once.
@@ -89,14 +79,13 @@
 //! band is the one with the lowest *score*, the sum over its digits of their configurations
 //! and their candidate cells (a placed digit's cell counts as one); in it, the digit with the
 //! fewest configurations above one, and of those the one with the fewest cells. The cells are
-//! our addition to tdoku's rule (configurations alone, the band first): on permuted
-//! top1465 they cut the guesses per puzzle from 6.92 to 6.43, on 1106 from 118.5 to 114.0, on
-//! the first 5,000 of 11+ from 67.8 to 62.4. The minirow pass computes the choice from the
-//! graphs it reads anyway, the cells coming with the same table lookups. When
-//! every digit has a single configuration left everywhere it branches on a cell with two
-//! candidates (else the fewest). Each alternative tried at a branch counts as a guess except
-//! the last one left, which by then is forced; this matches tdoku's count, where
-//! the negation of a failed decision is propagated rather than guessed.
+//! our addition to tdoku's rule (configurations alone, the band first): they cut the guesses on
+//! the hard corpora. The minirow pass computes the choice from the graphs it reads anyway, the
+//! cells coming with the same table lookups. When every digit has a single configuration left
+//! everywhere it branches on a cell with two candidates (else the fewest). Each alternative
+//! tried at a branch counts as a guess except the last one left, which by then is forced; this
+//! matches tdoku's count, where the negation of a failed decision is propagated rather than
+//! guessed.
 //!
 //! # Settled puzzles
 //!
@@ -104,55 +93,44 @@
 //! is searched more lightly: below the root the minirow rule does not run, and
 //! the search branches on a cell with two candidates, in a band not settled at the root when
 //! there is one, rather than on a band configuration. Such puzzles are mostly loose ones with
-//! several solutions, as all of serg's are. Their search seldom meets a contradiction (one
-//! node in forty on serg), so the rule that makes a wrong guess fail at once has little to do:
-//! on serg 2.5% of its passes removed anything, and it ran for the branch choice, at about a
-//! fifth of the instructions. Without it, with the cell branch made cheap (the vector tally
-//! finds its cells, and only the digits the cell still has are removed from it) and with no
-//! account kept of the words changed for the pass, serg's first 5,000 permuted puzzles take
-//! 15.6% fewer instructions (108.49M to 91.54M; counting to 1, 95.40M to 80.58M) for a few
-//! more guesses (6.83 to 7.03 a puzzle), and the whole corpus 0.921x the time (0.899x counting
-//! to 1; 101 and 61 paired rounds). A unique puzzle can be settled too (one in ten of 17-clue,
-//! one in twenty of top1465), and there the rule earns its keep, so after
+//! several solutions, as all of serg's are. Their search seldom meets a contradiction, so the
+//! rule that makes a wrong guess fail at once has little to do: few of its passes remove
+//! anything, and it runs mostly for the branch choice, at a large share of the instructions.
+//! Without it, with the cell branch made cheap (the vector tally finds its cells, and only the
+//! digits the cell still has are removed from it) and with no account kept of the words
+//! changed for the pass, such puzzles take clearly fewer instructions for a few more guesses.
+//! A unique puzzle can be settled too, and there the rule earns its keep, so after
 //! [`SETTLED_FAILURES`] contradictions the search turns thorough for the rest of the puzzle.
-//! Permuted top1465 then takes 1.0% fewer instructions (0.981x the time), the first 10,000 of
-//! 17-clue 0.4% fewer (0.993x), the first 1,000 of 11+ the same. The light search on every
-//! puzzle cost 31% more instructions on top1465 and 82% more on 11+; never turning thorough,
-//! 0.3% more on top1465 and 0.5% more on 17-clue.
+//! Searching every puzzle lightly costs far more on the hard corpora, whose puzzles are
+//! unique; never turning thorough costs a little on the unique puzzles that are settled.
 //!
 //! The root looks for settled bands twice. First, before any minirow pass, once band updates
-//! and naked singles alone have stalled ([`State::settled_bands`] reads them from the words,
-//! about 60 instructions): a puzzle settled there skips the root's minirow and minicolumn
-//! passes and is searched lightly at once. Those updates also keep no account of the words
-//! they change, the first minirow pass being due on every band anyway; that account had cost
-//! 4% of 17-clue's instructions, most of whose puzzles these rules solve on their own. Else
-//! the root goes on to its full fixpoint, with the minirow rule (whose keys then tell the
-//! settled bands), minicolumns and hidden pairs. The first look takes serg's first 5,000
-//! permuted puzzles (all settled there) from 88.86M instructions to 82.03M (-7.7%, the same
-//! 7.03 guesses a puzzle) and the first 10,000 of 17-clue from 142.17M to 135.61M (-4.6%;
-//! 0.37 guesses against 0.36, 8,566 puzzles settled there); top1465 (82 settled there) takes
-//! 0.24% more and the first 1,000 of 11+ 0.05% more, for the look and one more count of
-//! candidates. Paired time: serg 0.948x, 17-clue 0.965x, top1465 0.993x, 11+ 1.000x.
+//! and naked singles alone have stalled ([`State::settled_bands`] reads them from the words
+//! with a few vector operations): a puzzle settled there skips the root's minirow and
+//! minicolumn passes and is searched lightly at once. Those updates also keep no account of
+//! the words they change, the first minirow pass being due on every band anyway; that account
+//! was a real cost on easy corpora such as 17-clue, most of whose puzzles these rules solve on
+//! their own. Else the root goes on to its full fixpoint, with the minirow rule (whose keys
+//! then tell the settled bands), minicolumns and hidden pairs. The first look spares the
+//! puzzles settled there (all of serg's, most of 17-clue's) the root's costliest passes; the
+//! others pay only for the look and one more count of candidates.
 //!
 //! # Orientation
 //!
 //! Branching on band configurations makes the search depend on the grid's orientation: the
-//! same puzzle transposed often needs a rather different number of guesses (on permuted
-//! top1465, the better of the two orientations per puzzle would need 6.2 guesses instead of
-//! 9.75). After the clues have propagated, the solver therefore compares the configurations
-//! summed over the digits of each band with those of each stack (read from `cols`, which at
-//! that fixpoint hold every digit's columns), smallest first, and when the stacks promise the
-//! smaller search it transposes the state and searches the transposed grid, transposing each
-//! solution back. The per-digit rules are symmetric, so the transposed state is at their
-//! fixpoint too; only the minirow rule runs again, in the search. (The transposed minirows
-//! are the minicolumns, at their fixpoint already, and the transposed minicolumns the
-//! minirows: running that rule there as well changed no search.) A band
-//! down to a single configuration per digit settles it: no stack can promise less, and on a
-//! tie the grid stays as given (such puzzles, serg's among them, gained nothing from a turn
-//! and paid for the rules' second pass). So does a band with at most three configurations
-//! more ([`KEEP_ORIENTATION`]): what search is left is small, and turning cost more than
-//! it saved.
-
+//! same puzzle transposed often needs a rather different number of guesses. After the clues
+//! have propagated, the solver therefore compares the configurations summed over the digits of
+//! each band with those of each stack (read from `cols`, which at that fixpoint hold every
+//! digit's columns), smallest first, and when the stacks promise the smaller search it
+//! transposes the state and searches the transposed grid, transposing each solution back. The
+//! per-digit rules are symmetric, so the transposed state is at their fixpoint too; only the
+//! minirow rule runs again, in the search. (The transposed minirows are the minicolumns, at
+//! their fixpoint already, and the transposed minicolumns the minirows: running that rule there
+//! as well changed no search.) A band down to a single configuration per digit settles it: no
+//! stack can promise less, and on a tie the grid stays as given (such puzzles, serg's among
+//! them, gain nothing from a turn and would pay for the rules' second pass). So does a band
+//! with at most three configurations more ([`KEEP_ORIENTATION`]): what search is left is small,
+//! and turning costs more than it saves.
 //!
 //! # Files
 //!

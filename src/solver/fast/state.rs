@@ -247,11 +247,12 @@ impl State {
     /// minicolumn rule. None on a contradiction. Without `MINIROWS` (the search of a settled
     /// puzzle, see the `fast` module documentation) it sets [`State::pick`] to [`NO_PICK`] and
     /// returns the cells with exactly two candidates, per band, for [`State::branch_cell`]: its
-    /// last round counted them for the naked singles (a third count, about 15 instructions),
-    /// which saves the branch counting them again (1.2% of serg's instructions). With
-    /// `MINIROWS` it returns zeros: the branch, if on a cell, counts them itself.
-    // Inlined by hand (as are the two rules it calls): with the root's call in `solve_with`
-    // it has three callers, and the compiler would otherwise move the rules out of the search.
+    /// last round counted them for the naked singles (a third count, a few operations more),
+    /// which saves the branch counting them again. With `MINIROWS` it returns zeros: the
+    /// branch, if on a cell, counts them itself.
+    // Inlined by hand (as are the two rules it calls): with the root's calls in
+    // `FastSolver::run` besides the search's, the compiler would otherwise move the rules out
+    // of the search.
     #[inline(always)]
     pub(super) fn propagate<const MINIROWS: bool, const MINICOLS: bool>(
         &mut self,
@@ -333,8 +334,7 @@ impl State {
     /// and so on up to `N` (naked singles are the empty cells of the first not in the second;
     /// the branch on a cell looks for the second not in the third): the three bands at once, a
     /// digit's three words being one vector (the fourth lane, the next digit's first word or
-    /// the padding word, is ignored). About 40 instructions for two, against 110 a band at a
-    /// time.
+    /// the padding word, is ignored): far fewer instructions than a band at a time.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(super) fn candidate_counts<const N: usize>(&self) -> [[u32; 3]; N] {
