@@ -1,0 +1,527 @@
+//! Unit tests of the `fast` strategy: the tables against their definitions, the vector paths
+//! against their scalar references, the rules on small cases, and whole searches against the
+//! `singles` strategy and the `sudoku` crate.
+
+use super::super::{Limits, Solver, Strategy, tests::check_strategy};
+use super::FastSolver;
+use super::cross_digit::Tally;
+use super::grid_io::clue_mask;
+use super::orientation::transpose;
+use super::search::SETTLED_FAILURES;
+use super::state::State;
+use super::tables::{
+    BAND, BAND_PEERS, BAND_UNIT_CELLS, CONFIGS, FORCED, KEEP, KEEP_HASHED, PERMS, SPREAD_BOXES,
+    SPREAD_ROWS, band_columns, column, row_graph, row_graph_cells, row_hash, row_singles,
+    row_singles_scalar, stack_graph,
+};
+use crate::grid::{CELLS, Grid};
+
+#[test]
+fn passes_the_shared_checks() {
+    check_strategy(Strategy::Fast);
+}
+
+#[test]
+fn settled_puzzles_search_lightly_and_turn_thorough_after_failures() {
+    // serg's first puzzle (several solutions), a serg puzzle whose search turns thorough
+    // before its second solution, and a 17-clue puzzle (unique) that turns thorough: each
+    // has a settled band at its root. For each, the search's state after counting to
+    // 1, 2 and 10, and the counts against the `singles` strategy's.
+    let cases = [
+        (
+            "83159....657......9428...........8.6.......3.......2.4398174...574629...126385...",
+            [false, false, false],
+        ),
+        (
+            "...315798...648215...79234662.........4......98..........476.39...521......9836..",
+            [false, true, true],
+        ),
+        (
+            "......7..5...2..3.....6.......7........8.4...9.......2.48........71..4.........96",
+            [false, true, true],
+        ),
+    ];
+    let mut reference = Strategy::Singles.solver();
+    for (text, thorough) in cases {
+        let puzzle: Grid = text.parse().unwrap();
+        for (limit, thorough) in [1, 2, 10].into_iter().zip(thorough) {
+            let limits = Limits::count_to(limit);
+            let mut fast = FastSolver::new();
+            let mut seen = Vec::new();
+            let out = fast.solve_with(&puzzle, limits, &mut |g| seen.push(*g));
+            assert_eq!(
+                (fast.thorough, fast.failures >= SETTLED_FAILURES),
+                (thorough, thorough),
+                "{text} counting to {limit}"
+            );
+            assert_eq!(out.solutions, reference.solve(&puzzle, limits).solutions);
+            assert!(seen.iter().all(|g| g.solves(&puzzle)));
+            seen.sort_by_key(|g| *g.cells());
+            seen.dedup();
+            assert_eq!(
+                seen.len() as u64,
+                out.solutions,
+                "{text}: distinct solutions"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_state_stays_184_bytes() {
+    // The `fast` module documentation's figure; branching copies the whole state.
+    assert_eq!(std::mem::size_of::<State>(), 184);
+}
+
+#[test]
+fn solve_counts_what_solve_with_finds() {
+    // `solve` builds no grid after the first; the counts, the first solution and the
+    // guesses must not change. Puzzles with many solutions, some solved transposed.
+    let mut puzzles = vec![Grid::EMPTY];
+    for p in super::super::tests::SOURCE_PUZZLES {
+        let mut g: Grid = p.parse().unwrap();
+        for cell in (0..CELLS).step_by(5) {
+            g.set(cell, 0);
+        }
+        puzzles.push(g);
+        puzzles.push(transpose(&g));
+    }
+    let mut s = FastSolver::new();
+    for g in &puzzles {
+        for limit in [1, 2, 3, 10] {
+            let limits = Limits::count_to(limit);
+            let mut seen = 0;
+            let with = s.solve_with(g, limits, &mut |_| seen += 1);
+            let without = s.solve(g, limits);
+            assert_eq!(without, with, "{g} to {limit}");
+            assert_eq!(seen, with.solutions, "{g} to {limit}");
+            assert!(with.solutions == limit || limit == 10, "{g} to {limit}");
+        }
+    }
+}
+
+#[test]
+fn hidden_pairs_in_a_row_take_their_two_cells() {
+    // Digits 0 and 1 can go only to columns 0 and 1 of row 0.
+    let mut s = State {
+        dirty: 0,
+        ..State::START
+    };
+    s.cand[0] &= !0x1FC;
+    s.cand[3] &= !0x1FC;
+    let pair = (s.cand[0], s.cand[3]);
+    assert!(s.hidden_pairs());
+    assert_eq!((s.cand[0], s.cand[3]), pair);
+    for g in 2..9 {
+        assert_eq!(s.cand[g * 3], BAND & !0b11, "digit {g}");
+        assert_eq!([s.cand[g * 3 + 1], s.cand[g * 3 + 2]], [BAND; 2]);
+    }
+    // Nothing more to find.
+    s.dirty = 0;
+    assert!(!s.hidden_pairs());
+}
+
+#[test]
+fn hidden_pairs_in_a_column_span_bands() {
+    // Digits 3 and 4 can go only to rows 2 and 7 of column 5 (row 2 of band 0, row 1 of
+    // band 2).
+    let mut s = State {
+        dirty: 0,
+        ..State::START
+    };
+    for d in [3, 4] {
+        s.cand[d * 3] &= !column(5) | 1 << (18 + 5);
+        s.cand[d * 3 + 1] &= !column(5);
+        s.cand[d * 3 + 2] &= !column(5) | 1 << (9 + 5);
+    }
+    assert!(s.hidden_pairs());
+    for g in [0, 1, 2, 5, 6, 7, 8] {
+        assert_eq!(s.cand[g * 3], BAND & !(1 << 23), "digit {g}");
+        assert_eq!(s.cand[g * 3 + 1], BAND);
+        assert_eq!(s.cand[g * 3 + 2], BAND & !(1 << 14));
+    }
+}
+
+#[test]
+fn two_digits_with_two_cells_each_but_not_the_same_are_no_pair() {
+    let mut s = State {
+        dirty: 0,
+        ..State::START
+    };
+    s.cand[0] &= !0x1FC; // columns 0 and 1 of row 0
+    s.cand[3] &= !0x1FA; // columns 0 and 2
+    let before = s.cand;
+    assert!(!s.hidden_pairs());
+    assert_eq!(s.cand, before);
+}
+
+#[test]
+fn spread_tables_give_the_rows_and_boxes_of_three_bits() {
+    assert_eq!(SPREAD_ROWS[0], 0);
+    assert_eq!(SPREAD_ROWS[0b101], 0x1FF | 0x1FF << 18);
+    assert_eq!(SPREAD_ROWS[7], BAND);
+    assert_eq!(SPREAD_BOXES[0], 0);
+    assert_eq!(SPREAD_BOXES[0b010], 0b111 << 3 | 0b111 << 12 | 0b111 << 21);
+    assert_eq!(SPREAD_BOXES[7], BAND);
+    assert_eq!(BAND_UNIT_CELLS[0], 0);
+    assert_eq!(
+        BAND_UNIT_CELLS[0b010_001],
+        0x1FF | 0b111 << 3 | 0b111 << 12 | 0b111 << 21
+    );
+    assert_eq!(BAND_UNIT_CELLS[63], BAND);
+}
+
+#[test]
+fn keep_table_matches_rows_to_boxes() {
+    // Every row may use every box: all cells stay.
+    assert_eq!(KEEP[0x1FF], BAND);
+    // Row 0 only in box 0: rows 1 and 2 lose box 0.
+    let g = 0b001 | 0b111 << 3 | 0b111 << 6;
+    assert_eq!(KEEP[g], 0x7 | 0x1F8 << 9 | 0x1F8 << 18);
+    // Rows 0 and 1 both only in box 0: no matching.
+    assert_eq!(KEEP[0b001 | 0b001 << 3 | 0b111 << 6], 0);
+    // Every graph: the cells of every perfect matching it holds, from the definition.
+    for g in 0..512u32 {
+        let mut cells = 0;
+        for perm in PERMS {
+            let edges: u32 = (0..3).map(|r| 1 << (3 * r + perm[r])).sum();
+            if g & edges == edges {
+                cells |= (0..3).map(|r| 7 << (9 * r + 3 * perm[r])).sum::<u32>();
+            }
+        }
+        assert_eq!(KEEP[g as usize], cells, "graph {g:#011b}");
+    }
+}
+
+#[test]
+fn row_hash_finds_the_keep_of_every_word() {
+    // `row_graph` (three lookups) is the reference.
+    let mut word = mixed_words(3);
+    for _ in 0..100_000 {
+        let w = word();
+        assert_eq!(KEEP_HASHED[row_hash(w)], KEEP[row_graph(w)], "{w:#029b}");
+    }
+}
+
+#[test]
+fn row_graph_cells_give_each_rows_boxes_and_the_cells() {
+    let mut word = mixed_words(7);
+    for _ in 0..100_000 {
+        let w = word();
+        // Bit `3r + k` when row `r` has a cell in box `k`, one segment at a time.
+        let mut graph = 0;
+        for r in 0..3 {
+            for k in 0..3 {
+                graph |= ((w >> (9 * r + 3 * k) & 7 != 0) as usize) << (3 * r + k);
+            }
+        }
+        assert_eq!(row_graph_cells(w), (graph, w.count_ones()), "{w:#029b}");
+    }
+}
+
+#[test]
+fn one_tally_of_two_halves_splits_into_the_two_tallies() {
+    let mut rng = crate::generate::Rng::new(17);
+    for _ in 0..10_000 {
+        let (mut low, mut high, mut both) = (Tally::default(), Tally::default(), Tally::default());
+        for _ in 0..rng.below(10) {
+            let (a, b) = (rng.below(1 << 16) as u32, rng.below(1 << 16) as u32);
+            low.add(a);
+            high.add(b);
+            both.add(a | b << 16);
+        }
+        let (l, h) = both.split();
+        let fields = |t: Tally| [t.one, t.two, t.three, t.four];
+        assert_eq!((fields(l), fields(h)), (fields(low), fields(high)));
+    }
+}
+
+#[test]
+fn forced_edges_are_those_of_every_matching() {
+    for g in 0..512 {
+        let mut common = 0x1FF;
+        let mut any = false;
+        for perm in PERMS {
+            let edges: u32 = (0..3).map(|r| 1 << (3 * r + perm[r])).sum();
+            if g & edges == edges {
+                common &= edges;
+                any = true;
+            }
+        }
+        let expected = if any { common << 16 } else { 0 };
+        assert_eq!(FORCED[g as usize], expected, "graph {g:#011b}");
+    }
+}
+
+#[test]
+fn band_columns_put_each_bands_columns_in_its_row() {
+    let mut rng = crate::generate::Rng::new(19);
+    let mut sparse = sparse_words(21);
+    for _ in 0..100_000 {
+        let w = [sparse(), rng.below(1 << 27) as u32, sparse()];
+        let mut expected = 0;
+        for (b, &word) in w.iter().enumerate() {
+            for cell in 0..27 {
+                expected |= (word >> cell & 1) << (9 * b + cell % 9);
+            }
+        }
+        assert_eq!(band_columns(&w), expected, "{w:?}");
+    }
+}
+
+#[test]
+fn stack_graph_gathers_each_stack_of_every_band() {
+    let mut rng = crate::generate::Rng::new(9);
+    for _ in 0..100_000 {
+        let x = rng.below(1 << 27) as u32;
+        for s in 0..3 {
+            // Bit `3 * band + j` for column `3s + j` of the band, one bit at a time.
+            let mut expected = 0;
+            for band in 0..3 {
+                for j in 0..3 {
+                    expected |= (x >> (9 * band + 3 * s + j) & 1) << (3 * band + j);
+                }
+            }
+            assert_eq!(stack_graph(x, s), expected as usize, "{x:#029b}, stack {s}");
+        }
+    }
+}
+
+#[test]
+fn row_singles_match_the_scalar_path() {
+    let mut sparse = sparse_words(13);
+    let mut rng = crate::generate::Rng::new(15);
+    let mut found = 0;
+    for i in 0..100_000 {
+        let mut word = || {
+            if i % 2 == 0 {
+                sparse()
+            } else {
+                rng.below(1 << 27) as u32
+            }
+        };
+        let w = [word(), word(), word()];
+        let unsolved = [word(), word(), word()];
+        let new = row_singles(w, unsolved);
+        assert_eq!(new, row_singles_scalar(w, unsolved), "{w:?} {unsolved:?}");
+        found += new.iter().filter(|&&n| n != 0).count();
+    }
+    assert!(found > 10_000, "too few singles to test anything: {found}");
+}
+
+#[test]
+fn clue_mask_marks_exactly_the_clues() {
+    let mut rng = crate::generate::Rng::new(7);
+    for _ in 0..1000 {
+        let mut cells = [0u8; CELLS];
+        for c in &mut cells {
+            let r = rng.below(19) as u8;
+            *c = if r > 9 { 0 } else { r };
+        }
+        let expected = cells
+            .iter()
+            .enumerate()
+            .fold(0u128, |m, (i, &v)| m | ((v != 0) as u128) << i);
+        assert_eq!(clue_mask(&cells), expected);
+    }
+}
+
+/// Random band words with about a quarter of their 27 bits set, from `seed`.
+fn sparse_words(seed: u64) -> impl FnMut() -> u32 {
+    let mut rng = crate::generate::Rng::new(seed);
+    move || (rng.below(1 << 27) as u32) & (rng.below(1 << 27) as u32)
+}
+
+/// Random band words from `seed`, by turns sparse (see [`sparse_words`]) and with about
+/// half their bits set, so that rows with one, two and three cells per segment all occur.
+fn mixed_words(seed: u64) -> impl FnMut() -> u32 {
+    let mut sparse = sparse_words(seed);
+    let mut rng = crate::generate::Rng::new(seed + 1);
+    let mut dense = false;
+    move || {
+        dense = !dense;
+        if dense {
+            rng.below(1 << 27) as u32
+        } else {
+            sparse()
+        }
+    }
+}
+
+/// A state whose candidates, empty cells and dirty marks are random words, for tests of
+/// the operations on words (it need not be a consistent grid).
+fn random_state(word: &mut impl FnMut() -> u32) -> State {
+    let mut state = State::START;
+    for i in 0..27 {
+        state.cand[i] = word();
+    }
+    state.unsolved = [word(), word(), word()];
+    state.dirty = word();
+    state
+}
+
+#[test]
+fn clear_matches_the_scalar_path() {
+    let mut word = sparse_words(11);
+    for _ in 0..1000 {
+        let mut state = random_state(&mut word);
+        let cells = [word(), word(), word()];
+        let mut scalar = state;
+        state.clear(cells);
+        scalar.clear_scalar(cells);
+        assert_eq!(state.cand, scalar.cand);
+        assert_eq!(state.dirty, scalar.dirty);
+    }
+}
+
+#[test]
+fn settled_bands_are_those_with_one_configuration_per_digit() {
+    // Words after their row matching, as `settled_bands` expects: random ones through
+    // the matching (redrawn when nothing fits), except in a random set of bands whose
+    // words are all single configurations, so that each band is settled now and then.
+    let mut word = mixed_words(5);
+    let mut rng = crate::generate::Rng::new(6);
+    let mut settled_seen = [0; 3];
+    for _ in 0..3000 {
+        let mut state = State::START;
+        let single = rng.below(8) as u32;
+        for i in 0..27 {
+            state.cand[i] = loop {
+                let w = if single >> (i % 3) & 1 != 0 {
+                    let perm = PERMS[rng.below(6)];
+                    // One cell of each row's box, chosen at random.
+                    (0..3).fold(0, |w, r| w | 1 << (9 * r + 3 * perm[r] + rng.below(3)))
+                } else {
+                    word()
+                };
+                let w = w & KEEP[row_graph(w)];
+                if w != 0 {
+                    break w;
+                }
+            };
+        }
+        let expected = (0..3).fold(0, |out, b| {
+            let one = (0..9).all(|d| CONFIGS[row_graph(state.cand[d * 3 + b])] == 1);
+            out | (one as u32) << b
+        });
+        assert_eq!(state.settled_bands(), expected, "{:?}", state.cand);
+        assert_eq!(state.settled_bands_scalar(), expected, "{:?}", state.cand);
+        for (b, seen) in settled_seen.iter_mut().enumerate() {
+            *seen += expected >> b & 1;
+        }
+    }
+    assert!(
+        settled_seen.iter().all(|&n| n > 1000),
+        "too few settled bands drawn: {settled_seen:?}"
+    );
+}
+
+#[test]
+fn transpose_swaps_rows_and_columns() {
+    let g: Grid = super::super::tests::PUBLISHED_SOLUTION_3.parse().unwrap();
+    let t = transpose(&g);
+    for (r, c) in (0..81).map(|i| (i / 9, i % 9)) {
+        assert_eq!(t.get(c * 9 + r), g.get(r * 9 + c), "cell {r},{c}");
+    }
+    assert_eq!(transpose(&t), g);
+}
+
+#[test]
+fn candidate_counts_match_the_scalar_path() {
+    let mut word = sparse_words(29);
+    for _ in 0..1000 {
+        let state = random_state(&mut word);
+        assert_eq!(
+            state.candidate_counts::<2>(),
+            state.candidate_counts_scalar::<2>()
+        );
+        assert_eq!(
+            state.candidate_counts::<3>(),
+            state.candidate_counts_scalar::<3>()
+        );
+    }
+}
+
+#[test]
+fn values_match_the_scalar_path() {
+    let mut word = sparse_words(17);
+    for _ in 0..1000 {
+        let state = random_state(&mut word);
+        assert_eq!(state.values(), state.values_scalar());
+    }
+}
+
+/// Whether cell `(r, c)` of the grid is set in three band words (a digit's, or
+/// `unsolved`).
+fn has(words: &[u32], r: usize, c: usize) -> bool {
+    words[r / 3] >> (r % 3 * 9 + c) & 1 != 0
+}
+
+#[test]
+fn transposed_state_moves_every_cell_to_its_mirror() {
+    let mut word = sparse_words(13);
+    for _ in 0..1000 {
+        let state = random_state(&mut word);
+        let t = state.transposed();
+        for (r, c) in (0..81).map(|i| (i / 9, i % 9)) {
+            for d in 0..9 {
+                let (before, after) = (&state.cand[d * 3..d * 3 + 3], &t.cand[d * 3..]);
+                assert_eq!(has(before, r, c), has(after, c, r), "digit {d} at {r},{c}");
+            }
+            assert_eq!(has(&state.unsolved, r, c), has(&t.unsolved, c, r));
+        }
+        for d in 0..9 {
+            assert_eq!(
+                t.cols[d],
+                band_columns(&[t.cand[d * 3], t.cand[d * 3 + 1], t.cand[d * 3 + 2]])
+            );
+        }
+        assert_eq!(t.cand[27], 0);
+        let back = t.transposed();
+        assert_eq!((back.cand, back.unsolved), (state.cand, state.unsolved));
+    }
+}
+
+#[test]
+fn a_transposed_search_reports_the_grid_as_given() {
+    // A fifth or so of these searches run on the turned grid; each must report what the
+    // `sudoku` crate finds, in the grid's own orientation.
+    use crate::generate::{Kind, Rng, mixed_puzzle};
+    let mut rng = Rng::new(17);
+    let mut fast = FastSolver::new();
+    let mut maker = FastSolver::new();
+    let mut turned = 0;
+    let kinds = [Kind::Minimal, Kind::Multiple, Kind::Unsolvable];
+    for i in 0..300 {
+        let puzzle = mixed_puzzle(&mut rng, kinds[i % 3], &mut maker);
+        let mut seen = Vec::new();
+        let out = fast.solve_with(&puzzle, Limits::count_to(3), &mut |g| seen.push(*g));
+        turned += fast.transposed as u32;
+        let oracle = sudoku::Sudoku::from_bytes(*puzzle.cells()).unwrap();
+        assert_eq!(
+            out.solutions,
+            oracle.solutions_count_up_to(3) as u64,
+            "{puzzle}"
+        );
+        if out.solutions == 1 {
+            let unique = oracle
+                .solution()
+                .map(|g| Grid::from_cells(g.to_bytes()).unwrap());
+            assert_eq!(out.solution, unique, "{puzzle}");
+        }
+        assert_eq!(out.solution, seen.first().copied());
+        for (j, g) in seen.iter().enumerate() {
+            assert!(g.solves(&puzzle), "{puzzle}");
+            assert!(!seen[..j].contains(g), "{puzzle}: {g} twice");
+        }
+    }
+    assert!(turned > 30, "only {turned} of 300 searches ran transposed");
+}
+
+#[test]
+fn band_peers_are_row_and_box() {
+    for (i, peers) in BAND_PEERS.iter().enumerate() {
+        // 8 others in the row, 6 more in the box.
+        assert_eq!(peers.count_ones(), 14, "cell {i}");
+    }
+}
