@@ -352,9 +352,9 @@ impl<R: BufRead + Send> RecordSource for CsvRecords<R> {
                     line,
                     &row.joined(),
                     format!(
-                        "no column {} (the row has {} fields)",
-                        self.column + 1,
-                        row.len()
+                        "no column {} (the row has {}, numbered from 0)",
+                        self.column,
+                        crate::words::count(row.len() as u64, "field", "fields")
                     ),
                 ),
                 Some(field) => match Grid::parse_bytes(field.trim_ascii()) {

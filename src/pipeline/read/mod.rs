@@ -8,6 +8,7 @@
 //! record is held in memory beyond [`MAX_RECORD_BYTES`], so memory stays flat whatever the
 //! input holds.
 
+mod compressed;
 pub(crate) mod csv;
 mod grid;
 mod lines;
@@ -27,9 +28,6 @@ pub const MAX_RECORD_BYTES: usize = 64 * 1024;
 
 /// How much of an invalid record's text is kept for the `puzzle` column.
 const MAX_SHOWN_BYTES: usize = 256;
-
-/// The first two bytes of a gzip stream: an input that starts with them is decompressed.
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// The UTF-8 byte order mark, skipped at the start of an input.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -251,22 +249,6 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
-/// Says in decompression errors that the gzip data is at fault: flate2's own messages
-/// ("incomplete deflate stream") do not tell a user that the file is truncated or corrupt.
-struct GzipErrors<R>(R);
-
-impl<R: Read> Read for GzipErrors<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf).map_err(|e| {
-            if e.kind() == io::ErrorKind::Interrupted {
-                e
-            } else {
-                io::Error::new(e.kind(), format!("corrupt or truncated gzip data: {e}"))
-            }
-        })
-    }
-}
-
 /// [`BufRead::fill_buf`] on `$inner`, retried when a signal interrupts the read (as
 /// [`BufRead::read_until`] does); any other error is returned from the calling function, as
 /// `?` would. A macro rather than a function: a function returning the buffer from inside its
@@ -349,28 +331,47 @@ impl Reader {
             path: name.clone(),
             source: e,
         };
-        if options.expect_column.is_some() && format != Format::Csv {
-            return Err(ReadError::Usage {
-                path: name.clone(),
-                message: "--expect-column needs CSV input (name it .csv or give --format csv)"
-                    .into(),
-            });
+        if format != Format::Csv {
+            let csv_only = [
+                (options.expect_column.is_some(), "--expect-column"),
+                (options.column != Column::Auto, "--column"),
+                (options.header != Header::Auto, "--header"),
+            ];
+            if let Some((_, option)) = csv_only.iter().find(|(given, _)| *given) {
+                return Err(ReadError::Usage {
+                    path: name.clone(),
+                    message: format!(
+                        "{option} needs CSV input (name it .csv or give --format csv)"
+                    ),
+                });
+            }
         }
         let bytes_read = Arc::new(AtomicU64::new(0));
-        let counting = Counting {
+        let mut counting = Counting {
             inner: raw,
             count: bytes_read.clone(),
         };
-        let mut buffered = BufReader::with_capacity(BUF_SIZE, counting);
-        let is_gzip = (|| Ok(fill_buf!(buffered).starts_with(&GZIP_MAGIC)))().map_err(io_err)?;
-        let input: Box<dyn BufRead + Send> = if is_gzip {
-            Box::new(BufReader::with_capacity(
-                BUF_SIZE,
-                GzipErrors(flate2::bufread::MultiGzDecoder::new(buffered)),
-            ))
-        } else {
-            Box::new(buffered)
+        // The first bytes tell a compressed input; they are read again in front of the rest.
+        let mut head = Vec::with_capacity(compressed::SNIFF_BYTES);
+        (&mut counting)
+            .take(compressed::SNIFF_BYTES as u64)
+            .read_to_end(&mut head)
+            .map_err(io_err)?;
+        let kind = compressed::Kind::of(&head);
+        let usage = |message| ReadError::Usage {
+            path: name.clone(),
+            message,
         };
+        if let Some(message) = compressed::refusal(kind) {
+            return Err(usage(message));
+        }
+        let buffered = BufReader::with_capacity(BUF_SIZE, io::Cursor::new(head).chain(counting));
+        let mut input = compressed::decompress(kind, Box::new(buffered)).map_err(io_err)?;
+        // Compressed text may be UTF-16 too.
+        let first = (|| Ok(compressed::Kind::of(fill_buf!(input))))().map_err(io_err)?;
+        if let Some(message) = compressed::refusal(first) {
+            return Err(usage(message));
+        }
         let records: Box<dyn RecordSource> = match format {
             Format::Text | Format::Auto => Box::new(text::TextRecords::new(input)),
             Format::Csv => Box::new(
