@@ -218,7 +218,7 @@ pub fn bench_strategies(
     threads: usize,
     runs: usize,
 ) -> Result<Vec<BenchRow>, rayon::ThreadPoolBuildError> {
-    let threads = threads.max(1);
+    let threads = threads.clamp(1, crate::pipeline::max_threads());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;

@@ -403,8 +403,8 @@ pub struct BenchArgs {
     pub threads: usize,
 
     /// Timed runs per file and solver; the table gives their median.
-    #[arg(long, value_name = "K", default_value_t = 5)]
-    pub runs: usize,
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
+    pub runs: u64,
 
     /// Print CSV instead of an aligned table.
     #[arg(long)]

@@ -31,8 +31,8 @@ pub fn run(args: BenchArgs) -> Result<Exit, RunError> {
             solutions: args.limit,
             guesses: args.max_guesses,
         },
-        threads: args.threads.max(1),
-        runs: args.runs.max(1),
+        threads: super::threads(args.threads.max(1)),
+        runs: args.runs as usize,
     };
     let rows = bench::run(&config).map_err(|e| match e {
         BenchError::Read(e) => RunError::Read(e),

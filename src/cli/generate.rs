@@ -90,7 +90,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     let output = Output::from_arg(args.output.output.as_deref());
     let name = output.display_name();
     let mut out = std::io::BufWriter::new(output.create()?);
-    let pool = thread_pool(args.threads)?;
+    let pool = thread_pool(super::threads(args.threads))?;
     let started = Instant::now();
     let bar = Bar::new(args.output.progress());
     // Ctrl-C / SIGTERM, as for `solve`: the first signal stops between puzzles, so that only

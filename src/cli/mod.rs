@@ -18,6 +18,7 @@ use signal_hook::flag;
 
 pub use args::Cli;
 use args::Command;
+use sudoku_batch::pipeline::max_threads;
 
 /// How a command ended, as the exit codes documented in `--help`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +86,19 @@ pub fn stop_on_signal() -> Option<Arc<AtomicBool>> {
     let stop = stop.as_ref()?;
     stop.store(false, Ordering::SeqCst);
     Some(stop.clone())
+}
+
+/// The worker threads to start for `-j requested`: at most [`max_threads`], with a warning
+/// when more were asked for.
+fn threads(requested: usize) -> usize {
+    let max = max_threads();
+    if requested > max {
+        eprintln!(
+            "sudoku-batch: warning: -j {requested} is more than 4 threads per CPU; using {max}"
+        );
+        return max;
+    }
+    requested
 }
 
 /// Prints the end-of-run summary on stderr.

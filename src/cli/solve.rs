@@ -18,7 +18,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
             keep_solutions: args.emit_solutions.is_some(),
             find_redundant: false,
         },
-        threads: args.solver.threads,
+        threads: super::threads(args.solver.threads),
         batch_size: args.batch_size,
         emit_solutions: args.emit_solutions.clone(),
         stop: stop_on_signal(),

@@ -31,7 +31,7 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
             keep_solutions: false,
             find_redundant: args.minimal,
         },
-        threads: args.solver.threads,
+        threads: super::threads(args.solver.threads),
         batch_size: args.batch_size,
         // Ctrl-C stops at a batch boundary, like `solve`: the report stays a valid CSV.
         stop: super::stop_on_signal(),

@@ -22,7 +22,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 pub use output::Output;
-pub use schedule::thread_pool;
+pub use schedule::{max_threads, thread_pool};
 
 use output::write_err;
 use read::{ReadError, ReadOptions, Reader, Source};
@@ -100,7 +100,7 @@ pub struct Summary {
     pub by_status: [u64; 6],
     /// Guesses over all puzzles.
     pub guesses: u64,
-    /// Puzzles (valid records) solved or settled without a guess.
+    /// Puzzles whose search ended (not aborted) without a guess.
     pub no_guess: u64,
     /// Wall time of the whole run.
     pub wall: Duration,
@@ -129,7 +129,7 @@ impl Summary {
         self.by_status[row.status as usize] += 1;
         if row.status != Status::Invalid {
             self.guesses += row.outcome.guesses;
-            self.no_guess += u64::from(row.outcome.guesses == 0);
+            self.no_guess += u64::from(row.outcome.guesses == 0 && row.status != Status::Aborted);
         }
     }
 }

@@ -58,11 +58,17 @@ enum Done<T> {
     End(u64, Option<ReadError>),
 }
 
-/// Builds the rayon pool for `threads` workers (0: as many as `RAYON_NUM_THREADS` says, or one
-/// per CPU the process may use).
+/// The most worker threads a run starts: four per CPU the process may use. More cannot run at
+/// once; they only cost memory and start-up, and thousands of them would hold as many batches.
+pub fn max_threads() -> usize {
+    4 * thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+/// Builds the rayon pool for `threads` workers, at most [`max_threads`] (0: as many as
+/// `RAYON_NUM_THREADS` says, or one per CPU the process may use).
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
     rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(threads.min(max_threads()))
         .thread_name(|i| format!("worker-{i}"))
         .build()
         .map_err(|e| RunError::Threads(e.to_string()))
