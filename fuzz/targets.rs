@@ -134,6 +134,7 @@ pub fn solver(data: &[u8]) {
     let limits = Limits {
         solutions: 2,
         guesses: Some(SOLVER_GUESS_BUDGET),
+        stop: None,
     };
     let mut settled: Option<(Strategy, u64, Option<Grid>)> = None;
     for &strategy in Strategy::ALL {

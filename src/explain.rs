@@ -166,8 +166,8 @@ pub fn explain(
     };
     rec.start(puzzle, options.strategy)?;
     let limits = Limits {
-        solutions: 1,
         guesses: options.max_guesses,
+        ..Limits::count_to(1)
     };
     let none = &mut |_: &Grid| {};
     let outcome = match options.strategy {

@@ -31,4 +31,4 @@ pub mod validate;
 pub mod words;
 
 pub use grid::{Grid, ParseError};
-pub use solver::{Limits, Outcome, Solver, Strategy};
+pub use solver::{Limits, Outcome, Solver, Stop, Strategy};

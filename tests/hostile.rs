@@ -182,7 +182,11 @@ fn ragged_csv_rows_and_unbalanced_quotes_are_invalid_rows() {
         rows(&out),
         vec![
             row(2, "unique", ""),
-            row(3, "invalid", "no column 1 (the row has 1 field, numbered from 0)"),
+            row(
+                3,
+                "invalid",
+                "no column 1 (the row has 1 field, numbered from 0)"
+            ),
             row(4, "unique", ""),
             // The open quote swallows the rest of the file.
             row(

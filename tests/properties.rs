@@ -32,6 +32,7 @@ fn limits() -> Limits {
     Limits {
         solutions: COUNT_TO,
         guesses: Some(10_000_000),
+        stop: None,
     }
 }
 

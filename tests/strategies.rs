@@ -37,6 +37,7 @@ fn agree_on(kind: Kind, seed: u64) {
                 let limits = Limits {
                     solutions: limit,
                     guesses: (*strategy == Strategy::Backtrack).then_some(BACKTRACK_BUDGET),
+                    stop: None,
                 };
                 let mut wrong: Option<Grid> = None;
                 let mut found = 0;

@@ -164,6 +164,7 @@ impl SolverArgs {
         Limits {
             solutions: self.limit,
             guesses: self.max_guesses,
+            stop: None,
         }
     }
 }

@@ -30,6 +30,7 @@ pub fn run(args: BenchArgs) -> Result<Exit, RunError> {
         limits: Limits {
             solutions: args.limit,
             guesses: args.max_guesses,
+            stop: None,
         },
         threads: super::threads(args.threads.max(1)),
         runs: args.runs as usize,

@@ -4,7 +4,6 @@
 //! each one whole.
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -16,7 +15,7 @@ use sudoku_batch::generate::{Rng, Spec, puzzle, random_solution};
 use sudoku_batch::grid::CELLS;
 use sudoku_batch::pipeline::output::write_err;
 use sudoku_batch::pipeline::{Output, Progress, RunError, thread_pool};
-use sudoku_batch::solver::Strategy;
+use sudoku_batch::solver::{Stop, Strategy};
 
 /// Fewer clues never give exactly one solution (McGuire, Tugemann and Civario, 2012).
 const MIN_UNIQUE_CLUES: usize = 17;
@@ -96,11 +95,11 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     // Ctrl-C / SIGTERM, as for `solve`: the first signal stops between puzzles, so that only
     // whole lines are written; the second exits at once.
     let stop = stop_on_signal();
-    let stopped = || stop.as_deref().is_some_and(|s| s.load(Ordering::Relaxed));
+    let stopped = || stop.is_some_and(Stop::is_set);
     let mut written = 0;
     'chunks: while written < args.count && !stopped() {
         let end = (written + CHUNK).min(args.count);
-        let made = make_chunk(&pool, written..end, seed, solved, &spec, stop.as_deref());
+        let made = make_chunk(&pool, written..end, seed, solved, &spec, stop);
         for (i, made) in (written..).zip(made) {
             let line = match made {
                 Made::Line(line) => line,
@@ -161,7 +160,7 @@ fn make_chunk(
     seed: u64,
     solved: bool,
     spec: &Spec,
-    stop: Option<&AtomicBool>,
+    stop: Option<Stop>,
 ) -> Vec<Made> {
     pool.install(|| {
         indices
@@ -172,7 +171,7 @@ fn make_chunk(
                 // Minimising only counts solutions, so any strategy gives the same result.
                 || (Strategy::Singles.solver(), Strategy::default().solver()),
                 |(filler, counter), i| {
-                    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    if stop.is_some_and(Stop::is_set) {
                         return Made::Stopped;
                     }
                     let mut rng = puzzle_rng(seed, i);

@@ -10,11 +10,11 @@ mod solve;
 mod validate;
 
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
+use std::sync::atomic::Ordering;
 
 use signal_hook::consts::{SIGINT, SIGTERM};
-use signal_hook::flag;
+use sudoku_batch::Stop;
 
 pub use args::Cli;
 use args::Command;
@@ -60,32 +60,37 @@ pub fn run(cli: Cli) -> Exit {
 }
 
 /// Installs the Ctrl-C / SIGTERM / SIGHUP handler and returns the flag it sets. The first signal
-/// asks the pipeline to stop at the next batch boundary (rows already solved are written and
-/// flushed); a second one exits at once with code 130, possibly leaving a partial last row that
-/// `--resume` redoes. `None` when a handler cannot be installed.
+/// stops the run: the searches in flight end within milliseconds, every row before them is
+/// written and flushed, and the exit code is 130. A second signal exits at once with code 130,
+/// possibly leaving a partial last row that `--resume` redoes. `None` when a handler cannot be
+/// installed.
 ///
-/// The handler runs inside the signal itself and only touches atomics. It is installed once per
-/// process; each call clears the flag for the run that asks for it.
-pub fn stop_on_signal() -> Option<Arc<AtomicBool>> {
-    static STOP: OnceLock<Option<Arc<AtomicBool>>> = OnceLock::new();
+/// The handler runs inside the signal itself and only touches the flag (or exits). It is
+/// installed once per process; each call clears the flag for the run that asks for it.
+pub fn stop_on_signal() -> Option<Stop> {
+    static STOP: OnceLock<Option<Stop>> = OnceLock::new();
     let stop = STOP.get_or_init(|| {
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Stop::new();
+        let flag = stop.flag();
         #[cfg(unix)]
         let signals = [SIGINT, SIGTERM, signal_hook::consts::SIGHUP];
         #[cfg(not(unix))]
         let signals = [SIGINT, SIGTERM];
         for signal in signals {
-            // The exit is registered first, so that it sees the flag as it was before this
-            // signal: the first signal only sets the flag, the second exits.
-            flag::register_conditional_shutdown(signal, Exit::Interrupted as i32, stop.clone())
-                .ok()?;
-            flag::register(signal, stop.clone()).ok()?;
+            let handler = move || {
+                if flag.swap(true, Ordering::SeqCst) {
+                    signal_hook::low_level::exit(Exit::Interrupted as i32);
+                }
+            };
+            // SAFETY: the handler only swaps an atomic flag and, on the second signal, calls
+            // `_exit`; both are async-signal-safe.
+            unsafe { signal_hook::low_level::register(signal, handler) }.ok()?;
         }
         Some(stop)
     });
-    let stop = stop.as_ref()?;
-    stop.store(false, Ordering::SeqCst);
-    Some(stop.clone())
+    let stop = (*stop)?;
+    stop.clear();
+    Some(stop)
 }
 
 /// The worker threads to start for `-j requested`: at most [`max_threads`], with a warning

@@ -27,6 +27,7 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
             limits: Limits {
                 solutions: 2,
                 guesses: args.solver.max_guesses,
+                stop: None,
             },
             keep_solutions: false,
             find_redundant: args.minimal,

@@ -16,15 +16,17 @@ pub mod write;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, sync_channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::solver::Stop;
+
 pub use output::Output;
 pub use schedule::{max_threads, thread_pool};
 
-use output::write_err;
+use output::{Opened, Outputs, write_err};
 use read::{ReadError, ReadOptions, Reader, Source};
 use resume::ResumePoint;
 use solve::{Row, SolveOptions, SolveWork, Status};
@@ -52,9 +54,10 @@ pub struct Config {
     pub batch_size: usize,
     /// Also write every solution found to this file as `line,index,solution`.
     pub emit_solutions: Option<PathBuf>,
-    /// Set to stop at the next batch boundary (Ctrl-C): rows already solved are written and
-    /// flushed, and [`Summary::interrupted`] is set.
-    pub stop: Option<Arc<AtomicBool>>,
+    /// Set to stop the run (Ctrl-C): the puzzles being solved stop within milliseconds and
+    /// are not written; every row before them is written and flushed, so the output is a
+    /// prefix of the full result, and [`Summary::interrupted`] is set.
+    pub stop: Option<Stop>,
     /// Resume into an existing output file (which must be [`Output::Path`]): keep its rows,
     /// skip as many input records (checking that each row is its record's), append the rest.
     /// Only for writers that give exactly one row per record (`solve`).
@@ -159,6 +162,14 @@ pub enum RunError {
         /// What is wrong.
         message: String,
     },
+    /// Another process holds the lock on an output: another run is writing it.
+    #[error("{path}: another run is writing this file{}; wait for it to end or choose another file", .holder.map(|p| format!(" (process {p})")).unwrap_or_default())]
+    Locked {
+        /// The output's name.
+        path: String,
+        /// The process that holds the lock, when known.
+        holder: Option<u32>,
+    },
     /// Two of the run's files are one: writing would destroy what is read, or two outputs
     /// would overwrite each other.
     #[error("{path}: {what}; choose another file")]
@@ -181,16 +192,19 @@ impl RunError {
 pub type ResultsWriter = CsvWriter<Box<dyn Write + Send>>;
 
 /// Runs the whole pipeline: reads every record, solves it, writes its row. `progress` is
-/// called after every batch written.
+/// called after every batch written. While the output file is unfinished, the options that
+/// shape its rows are kept beside it, for `--resume` ([`resume::RunOptions`]).
 pub fn run(config: &Config, progress: &mut dyn FnMut(&Progress)) -> Result<Summary, RunError> {
     let mut error = String::new();
-    run_with(config, &COLUMNS, progress, |w, row| {
+    let options = resume::RunOptions::of(config);
+    run_rows(config, &COLUMNS, Some(options), progress, |w, row| {
         w.write_row(&row_values(row, &mut error))
     })
 }
 
 /// Runs the pipeline with a custom row writer (used by `validate`, which filters rows and adds
-/// a column). `write` is called once per row, in input order, and may write nothing.
+/// a column). `write` is called once per row, in input order, and may write nothing. Such a
+/// run cannot be resumed.
 pub fn run_with<F>(
     config: &Config,
     header: &[&str],
@@ -200,39 +214,82 @@ pub fn run_with<F>(
 where
     F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>,
 {
+    if config.resume {
+        return Err(RunError::Resume {
+            path: config.output.display_name(),
+            message: "this command cannot resume".into(),
+        });
+    }
+    run_rows(config, header, None, progress, write)
+}
+
+/// [`run`] and [`run_with`]: `options`, when given, are recorded beside an output file.
+fn run_rows<F>(
+    config: &Config,
+    header: &[&str],
+    options: Option<resume::RunOptions>,
+    progress: &mut dyn FnMut(&Progress),
+    write: F,
+) -> Result<Summary, RunError>
+where
+    F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>,
+{
     let started = Instant::now();
-    output::check_distinct(config)?;
-    // Opening reads the start of the input (gzip magic, a CSV header) and resuming reads as
-    // many records as the output holds: either may wait forever on an idle stdin or a FIFO, so
-    // they run on their own thread while a stop is watched for.
-    let opening = {
+    let resume_path = match (&config.output, config.resume) {
+        (Output::Path(path), true) => Some(path.clone()),
+        (Output::Stdout, true) => {
+            return Err(RunError::Resume {
+                path: "<stdout>".into(),
+                message: "--resume needs an output file (-o FILE)".into(),
+            });
+        }
+        _ => None,
+    };
+    // Opening a FIFO waits for its other end; reading the start of the input (its first
+    // bytes, a CSV header) and resuming (as many records as the output holds) wait on an idle
+    // stdin or FIFO. Each may wait forever, so they run on their own thread while a stop is
+    // watched for.
+    let opening_outputs = {
         let config = config.clone();
+        move || Outputs::open(&config)
+    };
+    let Some(outputs) = until_stopped(config.stop, opening_outputs)? else {
+        return Ok(Summary {
+            interrupted: true,
+            wall: started.elapsed(),
+            ..Summary::default()
+        });
+    };
+    let mut outputs = outputs?;
+    let opening = {
+        let (source, read) = (config.source.clone(), config.read.clone());
+        let solutions = config.emit_solutions.clone();
         let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+        let options = options.clone();
         move || -> Result<(Reader, Option<ResumePoint>), RunError> {
-            let mut reader = Reader::open(&config.source, &config.read)?;
-            let resumed = match (&config.output, config.resume) {
-                (_, false) => None,
-                (Output::Path(path), true) => {
+            let mut reader = Reader::open(&source, &read)?;
+            let resumed = match &resume_path {
+                Some(path) => {
                     let header: Vec<&str> = header.iter().map(String::as_str).collect();
-                    let solutions = config.emit_solutions.as_deref();
-                    Some(resume::skip_done(&mut reader, path, &header, solutions)?)
+                    let files = resume::Files {
+                        results: path,
+                        header: &header,
+                        solutions: solutions.as_deref(),
+                    };
+                    Some(resume::resume(&mut reader, &files, options.as_ref())?)
                 }
-                (Output::Stdout, true) => {
-                    return Err(RunError::Resume {
-                        path: "<stdout>".into(),
-                        message: "--resume needs an output file (-o FILE)".into(),
-                    });
-                }
+                None => None,
             };
             Ok((reader, resumed))
         }
     };
-    let Some(opened) = until_stopped(config.stop.as_deref(), opening)? else {
+    let Some(opened) = until_stopped(config.stop, opening)? else {
         if !config.resume {
             // Still leave a valid (empty) CSV behind.
-            CsvWriter::new(config.output.create()?, header)
+            let results = &mut outputs.results;
+            CsvWriter::new(results.start(0)?, header)
                 .and_then(|mut w| w.flush())
-                .map_err(write_err(&config.output.display_name()))?;
+                .map_err(write_err(&results.name))?;
         }
         return Ok(Summary {
             interrupted: true,
@@ -241,15 +298,31 @@ where
         });
     };
     let (reader, resumed) = opened?;
-    let mut sink = Sink::open(config, header, resumed, &reader, started, progress, write)?;
+    // The options go beside the output before it is emptied, so that an output with rows
+    // always has them.
+    let sidecar = match (&options, &config.output) {
+        (Some(options), Output::Path(path)) => Some(options.record(path).map_err(write_err(
+            &resume::RunOptions::path(path).display().to_string(),
+        ))?),
+        _ => None,
+    };
+    let mut sink = Sink::open(outputs, header, resumed, &reader, started, progress, write)?;
+    let mut solve = config.solve;
+    solve.limits.stop = config.stop;
     let interrupted = schedule::run(
         reader,
-        SolveWork(config.solve),
+        SolveWork(solve),
         config.threads,
         config.batch_size,
-        config.stop.clone(),
+        config.stop,
         |rows| sink.batch(&rows),
     )?;
+    // A puzzle stopped mid-search after the whole input was read.
+    let interrupted = interrupted || sink.stopped;
+    // A finished output needs no record of its options.
+    if let (Some(sidecar), false) = (sidecar, interrupted) {
+        let _ = std::fs::remove_file(sidecar);
+    }
     let mut summary = sink.summary;
     summary.interrupted = interrupted;
     if let Some(point) = resumed {
@@ -268,17 +341,18 @@ struct Sink<'a, F> {
     write: F,
     summary: Summary,
     progress: &'a mut dyn FnMut(&Progress),
-    bytes_read: Arc<std::sync::atomic::AtomicU64>,
+    bytes_read: Arc<AtomicU64>,
     bytes_total: Option<u64>,
     started: Instant,
+    /// A row of a puzzle stopped mid-search came: it and every row after it are not written.
+    stopped: bool,
 }
 
 impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
-    /// Opens the outputs: created (an existing file is replaced), or, when resuming, cut after
-    /// the rows kept and appended to. The header goes out at once, so that the output is a
-    /// valid CSV from the start.
+    /// Starts the outputs: emptied, or, when resuming, cut after the rows kept and appended
+    /// to. The header goes out at once, so that the output is a valid CSV from the start.
     fn open(
-        config: &Config,
+        outputs: Outputs,
         header: &[&str],
         resumed: Option<ResumePoint>,
         reader: &Reader,
@@ -286,30 +360,21 @@ impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
         progress: &'a mut dyn FnMut(&Progress),
         write: F,
     ) -> Result<Self, RunError> {
-        let open = |output: &Output, header: &[&str], keep: u64| -> Result<_, RunError> {
-            let name = output.display_name();
-            let writer = match (resumed, output) {
-                (Some(_), Output::Path(path)) if keep > 0 => {
-                    let file = output::cut_for_append(path, keep).map_err(write_err(&name))?;
-                    CsvWriter::appending(Box::new(file) as Box<dyn Write + Send>)
-                }
-                _ => {
-                    let mut w =
-                        CsvWriter::new(output.create()?, header).map_err(write_err(&name))?;
-                    w.flush().map_err(write_err(&name))?;
-                    w
-                }
+        let start = |mut out: Opened, header: &[&str], keep: u64| -> Result<_, RunError> {
+            let file = out.start(keep)?;
+            let writer = if keep > 0 {
+                CsvWriter::appending(file)
+            } else {
+                let mut w = CsvWriter::new(file, header).map_err(write_err(&out.name))?;
+                w.flush().map_err(write_err(&out.name))?;
+                w
             };
-            Ok((name, writer))
+            Ok((out.name.clone(), writer))
         };
         let keep = |f: fn(&ResumePoint) -> u64| resumed.as_ref().map_or(0, f);
-        let (results_name, results) = open(&config.output, header, keep(|p| p.keep_bytes))?;
-        let solutions = match &config.emit_solutions {
-            Some(path) => Some(open(
-                &Output::Path(path.clone()),
-                &SOLUTION_COLUMNS,
-                keep(|p| p.solutions_bytes),
-            )?),
+        let (results_name, results) = start(outputs.results, header, keep(|p| p.keep_bytes))?;
+        let solutions = match outputs.solutions {
+            Some(out) => Some(start(out, &SOLUTION_COLUMNS, keep(|p| p.solutions_bytes))?),
             None => None,
         };
         Ok(Sink {
@@ -322,12 +387,17 @@ impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
             bytes_read: reader.bytes_read(),
             bytes_total: reader.size(),
             started,
+            stopped: false,
         })
     }
 
     /// Writes the rows of one batch, flushes them and reports the progress.
     fn batch(&mut self, rows: &[Row]) -> Result<(), RunError> {
         for row in rows {
+            self.stopped |= row.outcome.stopped;
+            if self.stopped {
+                break;
+            }
             (self.write)(&mut self.results, row).map_err(write_err(&self.results_name))?;
             if let Some((name, w)) = &mut self.solutions {
                 w.write_solutions(row).map_err(write_err(name))?;
@@ -356,7 +426,7 @@ impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
 /// Runs `f` on its own thread and waits for it, unless `stop` is set first: then returns `None`
 /// at once and leaves the thread to finish (or block) on its own.
 fn until_stopped<T: Send + 'static>(
-    stop: Option<&AtomicBool>,
+    stop: Option<Stop>,
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<Option<T>, RunError> {
     let (tx, rx) = sync_channel(1);
@@ -367,10 +437,10 @@ fn until_stopped<T: Send + 'static>(
         })
         .map_err(|e| RunError::Threads(e.to_string()))?;
     loop {
-        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        if stop.is_some_and(Stop::is_set) {
             return Ok(None);
         }
-        match rx.recv_timeout(Duration::from_millis(50)) {
+        match rx.recv_timeout(schedule::POLL) {
             Ok(value) => return Ok(Some(value)),
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => {

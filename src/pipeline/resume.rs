@@ -12,15 +12,21 @@
 //! only if every solution it counts follows in that file, in order. The two files are flushed
 //! one after the other, so a crash can leave either one ahead; the rows past the point where
 //! both agree are cut from both and redone.
+//!
+//! The options that shape the rows (solver, limits, how the input is read) are kept beside an
+//! unfinished output as `OUTPUT.resume.json` ([`RunOptions`]); a resumed run must have the
+//! same, so that its rows fit those already written.
 
 use std::fs::File;
 use std::io::{self, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::RunError;
+use serde::{Deserialize, Serialize};
+
 use super::read::csv::{CsvRow, CsvSplitter};
 use super::read::{ReadError, Reader, Record, RecordInput};
 use super::write::SOLUTION_COLUMNS;
+use super::{Config, RunError};
 use crate::grid::CELLS;
 use crate::words::count;
 
@@ -58,6 +64,135 @@ impl From<ReadError> for ResumeError {
     fn from(e: ReadError) -> ResumeError {
         ResumeError::Mismatch(e.to_string())
     }
+}
+
+/// The options of a run that shape its rows. A resumed run must have the same as the run that
+/// began its output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// `--solver`.
+    pub solver: String,
+    /// `--limit`.
+    pub limit: u64,
+    /// `--max-guesses`.
+    pub max_guesses: Option<u64>,
+    /// Whether `--emit-solutions` was given.
+    pub emit_solutions: bool,
+    /// `--format`, `--column` and `--header`, as given.
+    pub read: String,
+}
+
+impl RunOptions {
+    /// The options of `config`.
+    pub fn of(config: &Config) -> RunOptions {
+        let read = &config.read;
+        RunOptions {
+            solver: config.solve.strategy.name().to_string(),
+            limit: config.solve.limits.solutions,
+            max_guesses: config.solve.limits.guesses,
+            emit_solutions: config.emit_solutions.is_some(),
+            read: format!(
+                "format {:?}, column {:?}, header {:?}",
+                read.format, read.column, read.header
+            ),
+        }
+    }
+
+    /// Where the options of the output at `output` are kept.
+    pub fn path(output: &Path) -> PathBuf {
+        let mut name = output.as_os_str().to_owned();
+        name.push(".resume.json");
+        PathBuf::from(name)
+    }
+
+    /// Writes these options beside the output at `output`, as a run does while it writes the
+    /// output; returns the file's path.
+    pub fn record(&self, output: &Path) -> io::Result<PathBuf> {
+        let path = RunOptions::path(output);
+        let json = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
+        std::fs::write(&path, json + "\n")?;
+        Ok(path)
+    }
+
+    /// The options kept beside the output at `output`, if any.
+    fn recorded(output: &Path) -> Result<Option<RunOptions>, ResumeError> {
+        let path = RunOptions::path(output);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e.into()),
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| ResumeError::Mismatch(format!("{} is damaged: {e}", path.display())))
+    }
+
+    /// What differs between the options `self` of the run that began the output and those of
+    /// this run, `now`, in words; `None` when they are the same.
+    fn difference(&self, now: &RunOptions) -> Option<String> {
+        let was = |what: &str, a: String, b: String| {
+            (a != b).then(|| format!("OUTPUT was written with {what} {a}, this run has {b}"))
+        };
+        let guesses = |g: Option<u64>| g.map_or("none".into(), |g| g.to_string());
+        let emits = |e: bool| if e { "a file" } else { "none" }.to_string();
+        was("--solver", self.solver.clone(), now.solver.clone())
+            .or_else(|| was("--limit", self.limit.to_string(), now.limit.to_string()))
+            .or_else(|| {
+                was(
+                    "--max-guesses",
+                    guesses(self.max_guesses),
+                    guesses(now.max_guesses),
+                )
+            })
+            .or_else(|| {
+                was(
+                    "--emit-solutions",
+                    emits(self.emit_solutions),
+                    emits(now.emit_solutions),
+                )
+            })
+            .or_else(|| was("the input read as", self.read.clone(), now.read.clone()))
+    }
+}
+
+/// The files a resumed run writes.
+pub(crate) struct Files<'a> {
+    /// The results.
+    pub(crate) results: &'a Path,
+    /// The results' header.
+    pub(crate) header: &'a [&'a str],
+    /// The `--emit-solutions` file.
+    pub(crate) solutions: Option<&'a Path>,
+}
+
+/// Checks that the output at `files.results` was begun with `options` (when given), then
+/// reads it alongside `reader` ([`skip_done`]). An output whose options are not recorded can
+/// only be taken as it is: it is refused when the input has records beyond its rows.
+pub(crate) fn resume(
+    reader: &mut Reader,
+    files: &Files,
+    options: Option<&RunOptions>,
+) -> Result<ResumePoint, RunError> {
+    let fail = |message: String| RunError::Resume {
+        path: files.results.display().to_string(),
+        message,
+    };
+    let recorded = RunOptions::recorded(files.results).map_err(|e| fail(e.to_string()))?;
+    if let (Some(was), Some(now)) = (&recorded, options)
+        && let Some(difference) = was.difference(now)
+    {
+        return Err(fail(difference));
+    }
+    let point = skip_done(reader, files.results, files.header, files.solutions)?;
+    if recorded.is_none() && options.is_some() && point.rows > 0 && reader.next_record()?.is_some()
+    {
+        return Err(fail(format!(
+            "the options of the run that wrote it are unknown ({} is missing), so its rows \
+             cannot be continued",
+            RunOptions::path(files.results).display()
+        )));
+    }
+    Ok(point)
 }
 
 /// Reads the results file at `path` (whose header must be `header`) alongside `reader`, which

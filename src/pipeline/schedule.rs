@@ -13,12 +13,13 @@
 //! are small and each doubles the last, up to the batch size, so that a short input is still
 //! spread over the threads.
 //!
-//! Stopping (the `stop` flag, set on Ctrl-C): no batch is read once the flag is seen; the
-//! batches already started are finished and written, so the output is a prefix of the full
-//! result. The calling thread then returns without waiting for a reader blocked on its input.
+//! Stopping (the `stop` flag, set on Ctrl-C): no batch is read once the flag is seen, and the
+//! batches already started end within milliseconds (the work sees the flag too); the calling
+//! thread writes what they give back, then returns without waiting for a reader blocked on its
+//! input.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
@@ -26,6 +27,7 @@ use std::time::Duration;
 
 use super::RunError;
 use super::read::{ReadError, Reader, Record};
+use crate::solver::Stop;
 
 /// The work done on each record, on the worker threads.
 pub(crate) trait Work: Send + Sync + 'static {
@@ -42,8 +44,8 @@ pub(crate) trait Work: Send + Sync + 'static {
 /// The size of the first batch: each later one doubles, up to the batch size.
 const FIRST_BATCH: usize = 32;
 
-/// How often the calling thread looks at the stop flag while it waits.
-const POLL: Duration = Duration::from_millis(50);
+/// How often a waiting thread looks at the stop flag.
+pub(crate) const POLL: Duration = Duration::from_millis(20);
 
 /// The size of the batch after one of `size` records, when batches hold at most `max`.
 fn next_batch_size(size: usize, max: usize) -> usize {
@@ -83,7 +85,7 @@ pub(crate) fn run<W: Work>(
     work: W,
     threads: usize,
     batch_size: usize,
-    stop: Option<Arc<AtomicBool>>,
+    stop: Option<Stop>,
     mut write: impl FnMut(Vec<W::Out>) -> Result<(), RunError>,
 ) -> Result<bool, RunError> {
     let pool = thread_pool(threads)?;
@@ -100,7 +102,7 @@ pub(crate) fn run<W: Work>(
         work: Arc::new(work),
         pool,
         batch_size: batch_size.max(1),
-        stop: stop.clone(),
+        stop,
         started: started.clone(),
         tokens: token_rx,
         done: done_tx,
@@ -109,7 +111,7 @@ pub(crate) fn run<W: Work>(
         .name("reader".into())
         .spawn(move || reading.run())
         .map_err(|e| RunError::Threads(e.to_string()))?;
-    let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+    let stopped = || stop.is_some_and(Stop::is_set);
     write_in_order(&done_rx, &token_tx, &started, &stopped, &mut write)
 }
 
@@ -161,7 +163,7 @@ struct Reading<W: Work> {
     work: Arc<W>,
     pool: rayon::ThreadPool,
     batch_size: usize,
-    stop: Option<Arc<AtomicBool>>,
+    stop: Option<Stop>,
     /// Batches handed to the pool so far.
     started: Arc<AtomicU64>,
     tokens: Receiver<()>,
@@ -179,11 +181,7 @@ impl<W: Work> Reading<W> {
         let mut size = FIRST_BATCH.min(self.batch_size);
         let mut index = 0;
         loop {
-            if self
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed))
-            {
+            if self.stop.is_some_and(Stop::is_set) {
                 return;
             }
             // No token: the calling thread has stopped, on a stop or an error.

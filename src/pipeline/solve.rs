@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::read::{Record, RecordInput};
 use crate::grid::{CELLS, Conflict, Grid};
-use crate::solver::{Limits, Outcome, Solver, Strategy};
+use crate::solver::{Limits, Outcome, Solver, Stop, Strategy};
 
 /// What became of one record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -104,6 +104,23 @@ pub struct Row {
 }
 
 impl Row {
+    /// The row of a record whose search was stopped before it ended: it is not written.
+    pub fn stopped(record: Record) -> Row {
+        Row {
+            record,
+            status: Status::Aborted,
+            outcome: Outcome {
+                aborted: true,
+                stopped: true,
+                ..Outcome::default()
+            },
+            time_ns: 0,
+            conflict: None,
+            all_solutions: Vec::new(),
+            redundant_clues: Vec::new(),
+        }
+    }
+
     /// The text for the `error` column: the parse error, the conflicting unit, or nothing.
     pub fn error(&self) -> Option<String> {
         match &self.record.input {
@@ -147,7 +164,7 @@ pub fn solve_record(solver: &mut dyn Solver, record: Record, options: &SolveOpti
     let status = Status::of(&outcome, options.limits);
     // Searches of their own, not counted in the puzzle's time.
     let redundant_clues = if options.find_redundant && status == Status::Unique {
-        redundant_clues(solver, &puzzle, options.limits.guesses)
+        redundant_clues(solver, &puzzle, options.limits)
     } else {
         Vec::new()
     };
@@ -164,12 +181,12 @@ pub fn solve_record(solver: &mut dyn Solver, record: Record, options: &SolveOpti
 
 /// The clues of `puzzle` (which has exactly one solution) that are not needed: removing any one
 /// of them alone from the full puzzle leaves exactly one solution. Each test is a search counting
-/// to 2 within the guess budget `guesses`; a search that runs out of budget proves nothing, so
-/// its clue is not listed. Cells are 0-based, in increasing order.
-pub fn redundant_clues(solver: &mut dyn Solver, puzzle: &Grid, guesses: Option<u64>) -> Vec<u8> {
+/// to 2 within the guess budget and stop flag of `limits`; a search that ends early proves
+/// nothing, so its clue is not listed. Cells are 0-based, in increasing order.
+pub fn redundant_clues(solver: &mut dyn Solver, puzzle: &Grid, limits: Limits) -> Vec<u8> {
     let limits = Limits {
         solutions: 2,
-        guesses,
+        ..limits
     };
     let mut out = Vec::new();
     let mut probe = *puzzle;
@@ -201,6 +218,10 @@ impl super::schedule::Work for SolveWork {
     }
 
     fn run(&self, solver: &mut Box<dyn Solver>, record: Record) -> Row {
+        if self.0.limits.stop.is_some_and(Stop::is_set) {
+            // Stopped: the rest of the batch is not solved, nor written.
+            return Row::stopped(record);
+        }
         solve_record(&mut **solver, record, &self.0)
     }
 }

@@ -140,8 +140,8 @@ mod tests {
                 .parse()
                 .unwrap();
         let limits = Limits {
-            solutions: 2,
             guesses: Some(1000),
+            ..Limits::count_to(2)
         };
         let out = BacktrackSolver::new().solve(&g, limits);
         assert!(out.aborted);

@@ -24,7 +24,58 @@ pub use candidates::CandidatesSolver;
 pub use fast::FastSolver;
 pub use singles::SinglesSolver;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::grid::Grid;
+
+/// A flag that, once set, stops every search and run that watches it (Ctrl-C).
+///
+/// It lives as long as the process, so that [`Limits`] can carry it and stay `Copy`: one flag
+/// per process is the usual use, and each costs one byte that is never freed.
+#[derive(Debug, Clone, Copy)]
+pub struct Stop(&'static AtomicBool);
+
+impl Stop {
+    /// A new flag, not set.
+    pub fn new() -> Stop {
+        Stop(Box::leak(Box::new(AtomicBool::new(false))))
+    }
+
+    /// Sets the flag: the searches and runs that watch it stop soon.
+    pub fn set(self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// Clears the flag, for the next run.
+    pub fn clear(self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
+
+    /// Whether the flag is set.
+    pub fn is_set(self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// The flag itself, for code that sets it from a signal handler.
+    pub fn flag(self) -> &'static AtomicBool {
+        self.0
+    }
+}
+
+impl Default for Stop {
+    fn default() -> Self {
+        Stop::new()
+    }
+}
+
+impl PartialEq for Stop {
+    /// The same flag.
+    fn eq(&self, other: &Stop) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Stop {}
 
 /// How far one search may go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +84,13 @@ pub struct Limits {
     pub solutions: u64,
     /// Stop after this many guesses and report the search as aborted. `None` means no budget.
     pub guesses: Option<u64>,
+    /// Stop when this flag is set, reporting the search as [`Outcome::stopped`]. It is looked
+    /// at every [`STOP_CHECK`] guesses, so a search stops within a few milliseconds.
+    pub stop: Option<Stop>,
 }
+
+/// How many guesses a search makes between two looks at [`Limits::stop`].
+pub const STOP_CHECK: u64 = 1024;
 
 impl Limits {
     /// Count up to `solutions`, with no guess budget.
@@ -41,6 +98,7 @@ impl Limits {
         Limits {
             solutions: solutions.max(1),
             guesses: None,
+            stop: None,
         }
     }
 }
@@ -62,9 +120,12 @@ pub struct Outcome {
     /// Guesses made: digits tried in a cell where that digit was not forced. What counts as
     /// forced depends on the strategy's propagation; see each strategy's documentation.
     pub guesses: u64,
-    /// True when the guess budget ran out before the search finished; `solutions` then counts
-    /// only those found so far.
+    /// True when the guess budget ran out (or [`Limits::stop`] was set) before the search
+    /// finished; `solutions` then counts only those found so far.
     pub aborted: bool,
+    /// True when the search ended because [`Limits::stop`] was set: its result says nothing
+    /// about the puzzle.
+    pub stopped: bool,
 }
 
 impl Outcome {
@@ -77,7 +138,7 @@ impl Outcome {
     }
 
     /// Counts one guess against the budget of `limits`. False, with [`Outcome::aborted`] set,
-    /// when the budget is spent: the search must then stop.
+    /// when the budget is spent or a stop was asked for: the search must then stop.
     #[inline(always)]
     fn spend_guess(&mut self, limits: Limits) -> bool {
         if limits.guesses.is_some_and(|budget| self.guesses >= budget) {
@@ -85,6 +146,11 @@ impl Outcome {
             return false;
         }
         self.guesses += 1;
+        if self.guesses.is_multiple_of(STOP_CHECK) && limits.stop.is_some_and(Stop::is_set) {
+            self.aborted = true;
+            self.stopped = true;
+            return false;
+        }
         true
     }
 }

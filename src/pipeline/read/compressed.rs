@@ -102,7 +102,10 @@ pub(super) fn decompress(
         )),
         _ => return Ok(input),
     };
-    Ok(Box::new(io::BufReader::with_capacity(super::BUF_SIZE, decoded)))
+    Ok(Box::new(io::BufReader::with_capacity(
+        super::BUF_SIZE,
+        decoded,
+    )))
 }
 
 /// Says in decompression errors which data is at fault: the decoders' own messages
@@ -178,7 +181,10 @@ impl Read for GzipMembers {
                 if n > 0 {
                     return Ok(n);
                 }
-                self.rest = self.member.take().map(flate2::bufread::GzDecoder::into_inner);
+                self.rest = self
+                    .member
+                    .take()
+                    .map(flate2::bufread::GzDecoder::into_inner);
             }
             if !self.next_member()? {
                 return Ok(0);
@@ -199,7 +205,10 @@ mod tests {
     }
 
     fn read_all(kind: Kind, bytes: Vec<u8>, capacity: usize) -> io::Result<Vec<u8>> {
-        let input = Box::new(io::BufReader::with_capacity(capacity, io::Cursor::new(bytes)));
+        let input = Box::new(io::BufReader::with_capacity(
+            capacity,
+            io::Cursor::new(bytes),
+        ));
         let mut out = Vec::new();
         decompress(kind, input)?.read_to_end(&mut out)?;
         Ok(out)
@@ -214,7 +223,10 @@ mod tests {
         assert_eq!(Kind::of(&zst), Kind::Zstd);
         assert_eq!(Kind::of(b"BZh91AY&SY\x01"), Kind::Unsupported("bzip2"));
         assert_eq!(Kind::of(b"BZh9 not bzip2"), Kind::Plain);
-        assert_eq!(Kind::of(&[0x04, 0x22, 0x4d, 0x18, 0]), Kind::Unsupported("lz4"));
+        assert_eq!(
+            Kind::of(&[0x04, 0x22, 0x4d, 0x18, 0]),
+            Kind::Unsupported("lz4")
+        );
         assert_eq!(Kind::of(&[0xff, 0xfe, b'1', 0]), Kind::Utf16);
         assert_eq!(Kind::of(b"..3.1"), Kind::Plain);
         assert_eq!(Kind::of(b""), Kind::Plain);
@@ -227,8 +239,14 @@ mod tests {
         let mut padded = two.clone();
         padded.extend(std::iter::repeat_n(0u8, 10_000));
         for capacity in [1, 7, 64, 8192] {
-            assert_eq!(read_all(Kind::Gzip, two.clone(), capacity).unwrap(), b"first\nsecond\n");
-            assert_eq!(read_all(Kind::Gzip, padded.clone(), capacity).unwrap(), b"first\nsecond\n");
+            assert_eq!(
+                read_all(Kind::Gzip, two.clone(), capacity).unwrap(),
+                b"first\nsecond\n"
+            );
+            assert_eq!(
+                read_all(Kind::Gzip, padded.clone(), capacity).unwrap(),
+                b"first\nsecond\n"
+            );
         }
         let mut garbage = two.clone();
         garbage.extend_from_slice(b"\0\0junk");
@@ -248,6 +266,9 @@ mod tests {
         frames.extend(&zst);
         assert_eq!(read_all(Kind::Zstd, frames, 8192).unwrap(), text.repeat(2));
         let err = read_all(Kind::Xz, xz[..xz.len() / 2].to_vec(), 8192).unwrap_err();
-        assert!(err.to_string().starts_with("corrupt or truncated xz data"), "{err}");
+        assert!(
+            err.to_string().starts_with("corrupt or truncated xz data"),
+            "{err}"
+        );
     }
 }

@@ -186,7 +186,10 @@ fn csv_detects_header_and_puzzle_column() {
         vec![
             (2, P1.to_string()),
             (3, P1.to_string()),
-            (4, "invalid: no column 1 (the row has 1 field, numbered from 0)".to_string()),
+            (
+                4,
+                "invalid: no column 1 (the row has 1 field, numbered from 0)".to_string()
+            ),
         ]
     );
 }
