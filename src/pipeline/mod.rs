@@ -10,6 +10,7 @@ pub mod output;
 pub mod read;
 pub mod resume;
 pub(crate) mod schedule;
+pub(crate) mod solutions;
 pub mod solve;
 pub mod write;
 
@@ -29,6 +30,7 @@ pub use schedule::{max_threads, thread_pool};
 use output::{Opened, Outputs, write_err};
 use read::{ReadError, ReadOptions, Reader, Source};
 use resume::ResumePoint;
+use solutions::Emitter;
 use solve::{Row, SolveOptions, SolveWork, Status};
 use write::{COLUMNS, CsvWriter, SOLUTION_COLUMNS, row_values};
 
@@ -307,11 +309,15 @@ where
         _ => None,
     };
     let mut sink = Sink::open(outputs, header, resumed, &reader, started, progress, write)?;
-    let mut solve = config.solve;
-    solve.limits.stop = config.stop;
+    let mut options = config.solve;
+    options.limits.stop = config.stop;
+    let work = SolveWork {
+        options,
+        emitter: sink.solutions.as_ref().map(|(_, e)| e.clone()),
+    };
     let interrupted = schedule::run(
         reader,
-        SolveWork(solve),
+        work,
         config.threads,
         config.batch_size,
         config.stop,
@@ -337,7 +343,9 @@ where
 struct Sink<'a, F> {
     results: ResultsWriter,
     results_name: String,
-    solutions: Option<(String, ResultsWriter)>,
+    solutions: Option<(String, Arc<Emitter>)>,
+    /// The sequence number of the next row, from 0.
+    seq: u64,
     write: F,
     summary: Summary,
     progress: &'a mut dyn FnMut(&Progress),
@@ -374,13 +382,17 @@ impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
         let keep = |f: fn(&ResumePoint) -> u64| resumed.as_ref().map_or(0, f);
         let (results_name, results) = start(outputs.results, header, keep(|p| p.keep_bytes))?;
         let solutions = match outputs.solutions {
-            Some(out) => Some(start(out, &SOLUTION_COLUMNS, keep(|p| p.solutions_bytes))?),
+            Some(out) => {
+                let (name, w) = start(out, &SOLUTION_COLUMNS, keep(|p| p.solutions_bytes))?;
+                Some((name, Arc::new(Emitter::new(w))))
+            }
             None => None,
         };
         Ok(Sink {
             results,
             results_name,
             solutions,
+            seq: 0,
             write,
             summary: Summary::default(),
             progress,
@@ -398,17 +410,18 @@ impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
             if self.stopped {
                 break;
             }
-            (self.write)(&mut self.results, row).map_err(write_err(&self.results_name))?;
-            if let Some((name, w)) = &mut self.solutions {
-                w.write_solutions(row).map_err(write_err(name))?;
+            if let Some((name, emitter)) = &self.solutions {
+                emitter.write_row(self.seq, row).map_err(write_err(name))?;
             }
+            (self.write)(&mut self.results, row).map_err(write_err(&self.results_name))?;
             self.summary.add(row);
+            self.seq += 1;
         }
         // Solutions first: a results row on disk then has its solutions there too, unless
         // the results' buffer filled and went out on its own mid-batch (which `--resume`
         // checks for).
-        if let Some((name, w)) = &mut self.solutions {
-            w.flush().map_err(write_err(name))?;
+        if let Some((name, emitter)) = &self.solutions {
+            emitter.flush().map_err(write_err(name))?;
         }
         self.results
             .flush()

@@ -37,8 +37,8 @@ pub(crate) trait Work: Send + Sync + 'static {
     type Out: Send + 'static;
     /// A new state, made once per worker thread.
     fn state(&self) -> Self::State;
-    /// The result for `record`.
-    fn run(&self, state: &mut Self::State, record: Record) -> Self::Out;
+    /// The result for `record`, the `seq`-th of the input (from 0).
+    fn run(&self, state: &mut Self::State, seq: u64, record: Record) -> Self::Out;
 }
 
 /// The size of the first batch: each later one doubles, up to the batch size.
@@ -180,6 +180,7 @@ impl<W: Work> Reading<W> {
         );
         let mut size = FIRST_BATCH.min(self.batch_size);
         let mut index = 0;
+        let mut seq = 0;
         loop {
             if self.stop.is_some_and(Stop::is_set) {
                 return;
@@ -192,8 +193,10 @@ impl<W: Work> Reading<W> {
             let read = self.reader.read_batch(&mut batch, size);
             if !batch.is_empty() {
                 self.started.store(index + 1, Ordering::SeqCst);
-                self.spawn(index, batch, &states);
+                let len = batch.len() as u64;
+                self.spawn(index, seq, batch, &states);
                 index += 1;
+                seq += len;
             }
             match read {
                 Ok(true) => size = next_batch_size(size, self.batch_size),
@@ -209,8 +212,14 @@ impl<W: Work> Reading<W> {
         }
     }
 
-    /// Has batch `index` worked on by the pool.
-    fn spawn(&self, index: u64, batch: Vec<Record>, states: &Arc<Vec<Mutex<Option<W::State>>>>) {
+    /// Has batch `index`, whose first record is the `seq`-th, worked on by the pool.
+    fn spawn(
+        &self,
+        index: u64,
+        seq: u64,
+        batch: Vec<Record>,
+        states: &Arc<Vec<Mutex<Option<W::State>>>>,
+    ) {
         let (work, states, done) = (self.work.clone(), states.clone(), self.done.clone());
         self.pool.spawn(move || {
             let thread = rayon::current_thread_index().unwrap_or(0);
@@ -218,7 +227,10 @@ impl<W: Work> Reading<W> {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
             let state = state.get_or_insert_with(|| work.state());
-            let rows = batch.into_iter().map(|r| work.run(state, r)).collect();
+            let rows = (seq..)
+                .zip(batch)
+                .map(|(seq, r)| work.run(state, seq, r))
+                .collect();
             // The calling thread may have returned (an error, a stop): nothing to do then.
             let _ = done.send(Done::Batch(index, rows));
         });

@@ -4,9 +4,11 @@
 //! row can say which unit is at fault. The scheduler runs this on the worker threads, with one
 //! solver per thread ([`SolveWork`]).
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::read::{Record, RecordInput};
+use super::solutions::{Emitter, RecordSolutions};
 use crate::grid::{CELLS, Conflict, Grid};
 use crate::solver::{Limits, Outcome, Solver, Stop, Strategy};
 
@@ -96,8 +98,13 @@ pub struct Row {
     pub time_ns: u64,
     /// The unit whose clues conflict, if any.
     pub conflict: Option<Conflict>,
-    /// Every solution found, when [`SolveOptions::keep_solutions`] is set.
+    /// Every solution found, when [`SolveOptions::keep_solutions`] is set, but for the first
+    /// [`Row::emitted`] ones, which the search already wrote to the solutions file.
     pub all_solutions: Vec<Grid>,
+    /// Solutions of this record written to the solutions file while it was being solved.
+    pub emitted: u64,
+    /// Bytes of the solutions file's memory budget that `all_solutions` holds.
+    pub(crate) reserved: usize,
     /// The 0-based cells of clues that [`redundant_clues`] found, when
     /// [`SolveOptions::find_redundant`] is set and the puzzle has exactly one solution.
     pub redundant_clues: Vec<u8>,
@@ -117,6 +124,8 @@ impl Row {
             time_ns: 0,
             conflict: None,
             all_solutions: Vec::new(),
+            emitted: 0,
+            reserved: 0,
             redundant_clues: Vec::new(),
         }
     }
@@ -132,6 +141,17 @@ impl Row {
 
 /// Solves one record with `solver`.
 pub fn solve_record(solver: &mut dyn Solver, record: Record, options: &SolveOptions) -> Row {
+    solve_emitting(solver, record, options, None)
+}
+
+/// [`solve_record`], handing the solutions found to `emitter` as the search finds them (the
+/// record being the `seq`-th of the input).
+fn solve_emitting(
+    solver: &mut dyn Solver,
+    record: Record,
+    options: &SolveOptions,
+    emitter: Option<(&Emitter, u64)>,
+) -> Row {
     let puzzle = match &record.input {
         RecordInput::Puzzle(g) => *g,
         RecordInput::Invalid { .. } => {
@@ -142,16 +162,24 @@ pub fn solve_record(solver: &mut dyn Solver, record: Record, options: &SolveOpti
                 time_ns: 0,
                 conflict: None,
                 all_solutions: Vec::new(),
+                emitted: 0,
+                reserved: 0,
                 redundant_clues: Vec::new(),
             };
         }
     };
     let start = Instant::now();
-    let mut all_solutions = Vec::new();
-    let outcome = if options.keep_solutions {
-        solver.solve_with(&puzzle, options.limits, &mut |g| all_solutions.push(*g))
-    } else {
-        solver.solve(&puzzle, options.limits)
+    let (mut all_solutions, mut emitted, mut reserved) = (Vec::new(), 0, 0);
+    let outcome = match (options.keep_solutions, emitter) {
+        (false, _) => solver.solve(&puzzle, options.limits),
+        (true, None) => solver.solve_with(&puzzle, options.limits, &mut |g| all_solutions.push(*g)),
+        (true, Some((emitter, seq))) => {
+            let stop = options.limits.stop;
+            let mut out = RecordSolutions::new(emitter, seq, record.line, stop);
+            let outcome = solver.solve_with(&puzzle, options.limits, &mut |g| out.push(g));
+            (all_solutions, emitted, reserved) = out.finish();
+            outcome
+        }
     };
     let time_ns = start.elapsed().as_nanos() as u64;
     // Every strategy finds no solution for conflicting clues; only then is it worth looking for
@@ -175,6 +203,8 @@ pub fn solve_record(solver: &mut dyn Solver, record: Record, options: &SolveOpti
         time_ns,
         conflict,
         all_solutions,
+        emitted,
+        reserved,
         redundant_clues,
     }
 }
@@ -205,24 +235,28 @@ pub fn redundant_clues(solver: &mut dyn Solver, puzzle: &Grid, limits: Limits) -
     out
 }
 
-/// `solve`'s work on each record, for the scheduler: one solver per worker thread.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct SolveWork(pub(crate) SolveOptions);
+/// `solve`'s work on each record, for the scheduler: one solver per worker thread, and the
+/// solutions file when `--emit-solutions` asks for one.
+pub(crate) struct SolveWork {
+    pub(crate) options: SolveOptions,
+    pub(crate) emitter: Option<Arc<Emitter>>,
+}
 
 impl super::schedule::Work for SolveWork {
     type State = Box<dyn Solver>;
     type Out = Row;
 
     fn state(&self) -> Box<dyn Solver> {
-        self.0.strategy.solver()
+        self.options.strategy.solver()
     }
 
-    fn run(&self, solver: &mut Box<dyn Solver>, record: Record) -> Row {
-        if self.0.limits.stop.is_some_and(Stop::is_set) {
+    fn run(&self, solver: &mut Box<dyn Solver>, seq: u64, record: Record) -> Row {
+        if self.options.limits.stop.is_some_and(Stop::is_set) {
             // Stopped: the rest of the batch is not solved, nor written.
             return Row::stopped(record);
         }
-        solve_record(&mut **solver, record, &self.0)
+        let emitter = self.emitter.as_deref().map(|e| (e, seq));
+        solve_emitting(&mut **solver, record, &self.options, emitter)
     }
 }
 

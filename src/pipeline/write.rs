@@ -116,19 +116,6 @@ impl<W: Write> CsvWriter<W> {
         self.inner.write_record(None::<&[u8]>).map_err(io_error)
     }
 
-    /// Writes the `--emit-solutions` rows of `row`: one `line,index,solution` per solution.
-    pub fn write_solutions(&mut self, row: &Row) -> io::Result<()> {
-        for (i, s) in row.all_solutions.iter().enumerate() {
-            let values = [
-                Value::Number(row.record.line),
-                Value::Number(i as u64 + 1),
-                Value::Grid(s),
-            ];
-            self.write_row(&values)?;
-        }
-        Ok(())
-    }
-
     /// Hands every row written to the output and flushes it.
     pub fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
@@ -194,25 +181,6 @@ mod tests {
                 "7,{p},unique,1,{solution},{},{},",
                 row.outcome.guesses, row.time_ns
             )
-        );
-    }
-
-    #[test]
-    fn solutions_are_numbered_from_one() {
-        let mut row = solved(&".".repeat(CELLS));
-        let a: Grid =
-            "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
-                .parse()
-                .unwrap();
-        row.all_solutions = vec![a, a];
-        let mut out = Vec::new();
-        {
-            let mut w = CsvWriter::new(&mut out, &SOLUTION_COLUMNS).unwrap();
-            w.write_solutions(&row).unwrap();
-        }
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            format!("line,index,solution\n7,1,{a}\n7,2,{a}\n")
         );
     }
 }
