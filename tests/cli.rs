@@ -682,9 +682,8 @@ fn an_output_that_is_the_input_is_refused_and_nothing_is_touched() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
 
-/// A closed stdout is a write error the command handles (exit 0, nothing on stderr), not a
-/// SIGPIPE that kills the process: the binary ignores SIGPIPE itself, as it starts at its own C
-/// `main` on linux-gnu.
+/// A closed stdout (`| head`) is a write error the command handles (exit 0, nothing on
+/// stderr), not a SIGPIPE that kills the process.
 #[cfg(unix)]
 #[test]
 fn r_closed_stdout_exits_0_and_is_not_killed_by_sigpipe() {
@@ -886,61 +885,4 @@ fn bench_reads_csv_and_gzip_like_solve() {
     let (plain, packed) = (fields(&plain.1), fields(&packed.1));
     assert_ne!(plain.2, "0", "mixed.txt has invalid records");
     assert_eq!((&plain.1, &plain.2), (&packed.1, &packed.2));
-}
-
-/// Which link the binary got, read from its ELF program headers (64-bit little-endian).
-#[cfg(all(
-    target_os = "linux",
-    target_env = "gnu",
-    target_pointer_width = "64",
-    target_endian = "little"
-))]
-mod linkage {
-    /// The ELF program header types of a 64-bit little-endian executable.
-    fn program_header_types(exe: &[u8]) -> Vec<u32> {
-        assert_eq!(
-            &exe[..6],
-            b"\x7fELF\x02\x01",
-            "not a 64-bit little-endian ELF file"
-        );
-        let u16_at = |at: usize| u16::from_le_bytes([exe[at], exe[at + 1]]) as usize;
-        let u32_at = |at: usize| u32::from_le_bytes(exe[at..at + 4].try_into().unwrap());
-        let start = u64::from_le_bytes(exe[0x20..0x28].try_into().unwrap()) as usize;
-        let (size, count) = (u16_at(0x36), u16_at(0x38));
-        (0..count).map(|i| u32_at(start + i * size)).collect()
-    }
-
-    /// The build script links the binary statically where it can (build.rs), and says so in
-    /// `SUDOKU_BATCH_LINKAGE`: a static binary has no program interpreter (the dynamic loader),
-    /// every other one has.
-    #[test]
-    fn r_binary_is_linked_as_the_build_script_says() {
-        /// `PT_INTERP`: the segment that names the dynamic loader.
-        const INTERP: u32 = 3;
-        let exe = std::fs::read(assert_cmd::cargo::cargo_bin("sudoku-batch")).unwrap();
-        let has_loader = program_header_types(&exe).contains(&INTERP);
-        match env!("SUDOKU_BATCH_LINKAGE") {
-            "static" => assert!(!has_loader, "the build script chose a static link"),
-            "dynamic" => assert!(has_loader, "the build script chose a dynamic link"),
-            other => panic!("unknown linkage {other:?}"),
-        }
-    }
-}
-
-/// Loading a shared library costs every run's start (BENCHMARKS.md): the binary defines the one
-/// function of libm it would use, `pow`, so that libm is not loaded, and links the unwinder
-/// from `libgcc_eh`, so that `libgcc_s` is not. The dynamic section names each library a
-/// binary needs in its string table, so the name would be among its bytes.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-#[test]
-fn r_binary_loads_neither_libm_nor_libgcc_s() {
-    let exe = std::fs::read(assert_cmd::cargo::cargo_bin("sudoku-batch")).unwrap();
-    assert!(
-        !exe.windows(8).any(|w| w == b"libgcc_s"),
-        "the binary needs libgcc_s again: is the unwinder no longer linked from libgcc_eh?"
-    );
-    assert!(
-        !exe.windows(7).any(|w| w == b"libm.so"),
-        "the binary needs libm again: some new use of a libm function besides `pow`?"
-    );
 }
