@@ -92,6 +92,11 @@ pub fn solve(args: &[&str], input: &Path) -> Output {
         .unwrap()
 }
 
+/// The standard error of a run, as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// One row of `solve`'s output (all but `time_ns`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
