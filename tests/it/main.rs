@@ -12,6 +12,7 @@ mod differential;
 mod explain;
 mod fuzz_smoke;
 mod generate;
+mod hostile;
 mod output;
 mod scheduling;
 mod solve;
