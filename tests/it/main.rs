@@ -13,6 +13,7 @@ mod explain;
 mod fuzz_smoke;
 mod generate;
 mod hostile;
+mod interrupt;
 mod output;
 mod scheduling;
 mod solve;
