@@ -15,6 +15,7 @@ mod generate;
 mod hostile;
 mod interrupt;
 mod output;
+mod properties;
 mod scheduling;
 mod solve;
 mod validate;

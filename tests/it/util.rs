@@ -1,5 +1,5 @@
 //! What the areas share: running the binary, the fixtures, reading its rows, comparing runs,
-//! and the `sudoku` crate as an oracle.
+//! the `sudoku` crate as an oracle, the symmetries of Sudoku, and samples of the tdoku corpora.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -7,7 +7,7 @@ use std::process::Output;
 
 use assert_cmd::Command;
 use sudoku_batch::Grid;
-use sudoku_batch::generate::Kind;
+use sudoku_batch::generate::{Kind, Rng};
 
 /// The first puzzle of the source material (line 5 of `data/sample.txt`): one solution.
 pub const PUZZLE: &str =
@@ -194,6 +194,11 @@ impl Oracle {
         Oracle(sudoku::Sudoku::from_str_line(puzzle).unwrap())
     }
 
+    /// A puzzle we have already parsed.
+    pub fn grid(puzzle: &Grid) -> Oracle {
+        Oracle(sudoku::Sudoku::from_bytes(*puzzle.cells()).expect("cells are 0-9"))
+    }
+
     /// The number of solutions, counted up to `limit`.
     pub fn count(&self, limit: u64) -> u64 {
         self.0.solutions_count_up_to(limit as usize) as u64
@@ -234,4 +239,80 @@ pub fn check_against_oracle(rows: &[Row]) -> usize {
         checked += 1;
     }
     checked
+}
+
+/// A symmetry of the rules of Sudoku: permutations of the bands, of the rows within each band,
+/// of the stacks and of the columns within each stack, a relabelling of the digits and maybe a
+/// transposition. It keeps the solution count, so it makes new puzzles of known behaviour.
+pub struct Symmetry {
+    bands: [usize; 3],
+    stacks: [usize; 3],
+    rows: [[usize; 3]; 3],
+    cols: [[usize; 3]; 3],
+    labels: [u8; 9],
+    transpose: bool,
+}
+
+impl Symmetry {
+    /// A symmetry drawn from `rng`.
+    pub fn random(rng: &mut Rng) -> Symmetry {
+        let mut perm3 = || {
+            let mut v = [0usize, 1, 2];
+            rng.shuffle(&mut v);
+            v
+        };
+        let (bands, stacks) = (perm3(), perm3());
+        let rows = [perm3(), perm3(), perm3()];
+        let cols = [perm3(), perm3(), perm3()];
+        let mut labels = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+        rng.shuffle(&mut labels);
+        let transpose = rng.below(2) == 1;
+        Symmetry {
+            bands,
+            stacks,
+            rows,
+            cols,
+            labels,
+            transpose,
+        }
+    }
+
+    /// `p` moved and relabelled.
+    pub fn apply(&self, p: &Grid) -> Grid {
+        let mut out = Grid::EMPTY;
+        for r in 0..9 {
+            for c in 0..9 {
+                let v = p.get(r * 9 + c);
+                if v == 0 {
+                    continue;
+                }
+                let r2 = self.bands[r / 3] * 3 + self.rows[r / 3][r % 3];
+                let c2 = self.stacks[c / 3] * 3 + self.cols[c / 3][c % 3];
+                let (r2, c2) = if self.transpose { (c2, r2) } else { (r2, c2) };
+                out.set(r2 * 9 + c2, self.labels[v as usize - 1]);
+            }
+        }
+        out
+    }
+}
+
+/// The tdoku benchmark corpora at `../shared/corpora/tdoku` beside the repository, when they
+/// are there; tests that sample them skip that part with a message when they are not.
+pub fn corpus_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/tdoku");
+    dir.is_dir().then_some(dir)
+}
+
+/// Every `step`th puzzle of the corpus file `name` in `dir`, each moved by a random symmetry.
+pub fn corpus_sample(dir: &Path, name: &str, step: usize, rng: &mut Rng) -> Vec<Grid> {
+    let text = std::fs::read(dir.join(name)).expect("corpus file readable");
+    text.split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .filter(|l| !l.is_empty() && l[0] != b'#')
+        .step_by(step)
+        .map(|l| {
+            let p = Grid::parse_bytes(l).expect("corpus line parses");
+            Symmetry::random(rng).apply(&p)
+        })
+        .collect()
 }
