@@ -1,21 +1,11 @@
-//! Integration tests of `sudoku-batch validate`: run the binary on the fixtures in `tests/data/`
-//! and check the report's rows (line and problem), the summary and the exit code.
+//! `validate`: run the binary on the fixtures in `tests/data/` and check the report's rows
+//! (line and problem), the summary and the exit code.
 
-use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use assert_cmd::Command;
+use crate::util::{bin, data, stderr};
 
-fn bin() -> Command {
-    Command::cargo_bin("sudoku-batch").unwrap()
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
-
+/// The header of `validate`'s report: `solve`'s columns and `problem`.
 const HEADER: &str = "line,puzzle,status,solutions,solution,guesses,time_ns,error,problem";
 
 /// Runs `validate` on the fixture `name` with `args`.
@@ -44,10 +34,6 @@ fn problems(out: &Output) -> Vec<(u64, String)> {
 
 fn owned(expected: &[(u64, &str)]) -> Vec<(u64, String)> {
     expected.iter().map(|&(l, p)| (l, p.to_string())).collect()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]

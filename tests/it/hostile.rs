@@ -2,53 +2,18 @@
 //! that says what is wrong and the run goes on (exit 1); a bad file, or an output that cannot be
 //! written, is exit 2 with a message naming it; nothing panics and nothing is silently lost.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
-use assert_cmd::Command;
+use crate::util::{HEADER, PUZZLE as P1, data, exe, gzip, rows, sample, sample_puzzles};
+use crate::util::{solve, stderr, write};
 
-const P1: &str =
-    "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
-const HEADER: &str = "line,puzzle,status,solutions,solution,guesses,time_ns,error";
-
-fn bin() -> Command {
-    Command::cargo_bin("sudoku-batch").unwrap()
-}
-
-/// Writes `bytes` to `name` in `dir`.
-fn file(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
-
-fn solve(args: &[&str], input: &Path) -> Output {
-    bin()
-        .args(["solve", "-q"])
-        .args(args)
-        .arg(input)
-        .output()
-        .unwrap()
-}
-
-/// `(line, status, error)` of every row; the output must be a valid CSV with our header.
-fn rows(out: &Output) -> Vec<(u64, String, String)> {
-    let text = String::from_utf8(out.stdout.clone()).expect("output is UTF-8");
-    assert!(text.starts_with(HEADER), "{text}");
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    reader
-        .records()
-        .map(|r| {
-            let r = r.expect("valid CSV");
-            assert_eq!(r.len(), 8);
-            (r[0].parse().unwrap(), r[2].to_string(), r[7].to_string())
-        })
+/// `(line, status, error)` of every row.
+fn lines_statuses_errors(out: &Output) -> Vec<(u64, String, String)> {
+    rows(out)
+        .into_iter()
+        .map(|r| (r.line, r.status, r.error))
         .collect()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn row(line: u64, status: &str, error: &str) -> (u64, String, String) {
@@ -61,17 +26,12 @@ fn invalid_utf8_and_nul_bytes_are_invalid_rows() {
     let input = format!("12\u{0}4\n{P1}\n\u{feff}x\n");
     let mut bytes = input.into_bytes();
     bytes.extend_from_slice(b"\xff\xfe\x00\n");
-    for (name, extra) in [("t.txt", &[][..]), ("t.csv", &b"--header=no"[..])] {
-        let path = file(dir.path(), name, &bytes);
-        let args: Vec<&str> = if extra.is_empty() {
-            vec![]
-        } else {
-            vec!["--header", "no"]
-        };
-        let out = solve(&args, &path);
+    for (name, args) in [("t.txt", &[][..]), ("t.csv", &["--header", "no"][..])] {
+        let path = write(dir.path(), name, &bytes);
+        let out = solve(args, &path);
         assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
         assert_eq!(
-            rows(&out),
+            lines_statuses_errors(&out),
             vec![
                 row(1, "invalid", "cell 3: unexpected character '\\0'"),
                 row(2, "unique", ""),
@@ -86,28 +46,24 @@ fn invalid_utf8_and_nul_bytes_are_invalid_rows() {
 #[test]
 fn cr_only_line_ends_count_as_lines() {
     let dir = tempfile::tempdir().unwrap();
-    let text = file(
-        dir.path(),
-        "cr.txt",
-        format!("# c\r{P1}\r\r{P1}\rbad").as_bytes(),
-    );
+    let text = write(dir.path(), "cr.txt", format!("# c\r{P1}\r\r{P1}\rbad"));
     let out = solve(&[], &text);
     assert_eq!(
-        rows(&out),
+        lines_statuses_errors(&out),
         vec![
             row(2, "unique", ""),
             row(4, "unique", ""),
             row(5, "invalid", "cell 1: unexpected character 'b'")
         ]
     );
-    let csv = file(
+    let csv = write(
         dir.path(),
         "cr.csv",
-        format!("id,puzzle\r1,{P1}\r\r2,\"{P1}\"\r\n3,{P1}").as_bytes(),
+        format!("id,puzzle\r1,{P1}\r\r2,\"{P1}\"\r\n3,{P1}"),
     );
     let out = solve(&[], &csv);
     assert_eq!(out.status.code(), Some(0));
-    let lines: Vec<u64> = rows(&out).iter().map(|r| r.0).collect();
+    let lines: Vec<u64> = rows(&out).iter().map(|r| r.line).collect();
     assert_eq!(lines, [2, 4, 5]);
 }
 
@@ -117,12 +73,12 @@ fn huge_line_without_newline_is_one_invalid_row() {
     let n = 8 * 1024 * 1024;
     let mut text = format!("{P1}\n").into_bytes();
     text.extend(std::iter::repeat_n(b'1', n));
-    let path = file(dir.path(), "huge.txt", &text);
+    let path = write(dir.path(), "huge.txt", &text);
     let out = solve(&[], &path);
     assert_eq!(out.status.code(), Some(1));
     let too_long = format!("record of {n} bytes is longer than the limit of 65536 bytes");
     assert_eq!(
-        rows(&out),
+        lines_statuses_errors(&out),
         vec![row(1, "unique", ""), row(2, "invalid", &too_long)]
     );
     assert!(out.stdout.len() < 2000, "the huge text is not copied out");
@@ -133,10 +89,10 @@ fn huge_line_without_newline_is_one_invalid_row() {
     csv.extend_from_slice(b"\n3,\"");
     csv.extend(std::iter::repeat_n(b"12\n".as_slice(), n / 3).flatten());
     csv.extend_from_slice(format!("\"\n4,{P1}\n").as_bytes());
-    let path = file(dir.path(), "huge.csv", &csv);
+    let path = write(dir.path(), "huge.csv", &csv);
     let out = solve(&[], &path);
     assert_eq!(out.status.code(), Some(1));
-    let got = rows(&out);
+    let got = lines_statuses_errors(&out);
     assert_eq!(got.len(), 4, "{got:?}");
     assert_eq!(got[0], row(2, "unique", ""));
     assert_eq!((got[1].0, got[1].1.as_str()), (3, "invalid"));
@@ -159,7 +115,7 @@ fn empty_file_and_header_only_csv_give_no_rows_and_exit_0() {
         ("blank.txt", b"\n\n# only comments\n\r\n"),
         ("empty.grid", b""),
     ] {
-        let path = file(dir.path(), name, bytes);
+        let path = write(dir.path(), name, bytes);
         let args: &[&str] = if name.ends_with(".grid") {
             &["--format", "grid"]
         } else {
@@ -175,11 +131,11 @@ fn empty_file_and_header_only_csv_give_no_rows_and_exit_0() {
 fn ragged_csv_rows_and_unbalanced_quotes_are_invalid_rows() {
     let dir = tempfile::tempdir().unwrap();
     let csv = format!("id,puzzle\n1,{P1}\n2\n3,{P1},extra\n4,\"{P1}\n5,{P1}\n");
-    let path = file(dir.path(), "ragged.csv", csv.as_bytes());
+    let path = write(dir.path(), "ragged.csv", csv);
     let out = solve(&[], &path);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
-        rows(&out),
+        lines_statuses_errors(&out),
         vec![
             row(2, "unique", ""),
             row(
@@ -197,35 +153,36 @@ fn ragged_csv_rows_and_unbalanced_quotes_are_invalid_rows() {
         ]
     );
     // A stray quote inside an unquoted field is a character like any other.
-    let path = file(
-        dir.path(),
-        "stray.csv",
-        format!("p\n{}\"\n", &P1[..80]).as_bytes(),
-    );
+    let path = write(dir.path(), "stray.csv", format!("p\n{}\"\n", &P1[..80]));
     assert_eq!(
-        rows(&solve(&[], &path)),
+        lines_statuses_errors(&solve(&[], &path)),
         vec![row(2, "invalid", "cell 81: unexpected character '\"'")]
     );
 }
 
 #[test]
 fn unreadable_inputs_exit_2_naming_the_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("missing.txt");
-    let out = solve(&[], &missing);
+    // The path as given (relative here), after `error: `.
+    let out = solve(&[], Path::new("no/such/file.txt"));
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("missing.txt: No such file"),
+        stderr(&out).contains("error: no/such/file.txt: No such file"),
         "{}",
         stderr(&out)
     );
     assert!(out.stdout.is_empty(), "nothing written for a missing input");
 
-    let out = solve(&[], dir.path());
+    // `tests` (a directory) relative to the crate, where cargo runs the tests.
+    let out = solve(&[], Path::new("tests"));
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("is a directory"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("tests: is a directory"),
+        "{}",
+        stderr(&out)
+    );
 
-    let locked = file(dir.path(), "locked.txt", P1.as_bytes());
+    let dir = tempfile::tempdir().unwrap();
+    let locked = write(dir.path(), "locked.txt", P1);
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
     if std::fs::read(&locked).is_ok() {
@@ -241,20 +198,12 @@ fn unreadable_inputs_exit_2_naming_the_file() {
     }
 }
 
-/// `bytes` compressed as one gzip member.
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    gz.write_all(bytes).unwrap();
-    gz.finish().unwrap()
-}
-
 #[test]
 fn truncated_gzip_writes_the_rows_before_it_then_exits_2() {
     let dir = tempfile::tempdir().unwrap();
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt");
-    let text = std::fs::read(sample).unwrap();
+    let text = std::fs::read(sample()).unwrap();
     let gz = gzip(&text.repeat(10));
-    let path = file(dir.path(), "cut.txt.gz", &gz[..gz.len() / 2]);
+    let path = write(dir.path(), "cut.txt.gz", &gz[..gz.len() / 2]);
     let out = solve(&[], &path);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
@@ -262,7 +211,7 @@ fn truncated_gzip_writes_the_rows_before_it_then_exits_2() {
         err.contains("cut.txt.gz: corrupt or truncated gzip data"),
         "{err}"
     );
-    let got = rows(&out);
+    let got = lines_statuses_errors(&out);
     assert!(got.len() > 2000, "rows up to the cut: {}", got.len());
     assert!(
         got.iter().all(|r| r.1 == "unique"),
@@ -275,7 +224,7 @@ fn truncated_gzip_writes_the_rows_before_it_then_exits_2() {
         ("garbage.gz", &b"\x1f\x8bnot really gzip at all"[..]),
         ("magic-only.gz", b"\x1f\x8b"),
     ] {
-        let path = file(dir.path(), name, bytes);
+        let path = write(dir.path(), name, bytes);
         let out = solve(&[], &path);
         assert_eq!(out.status.code(), Some(2), "{name}");
         assert!(
@@ -288,20 +237,13 @@ fn truncated_gzip_writes_the_rows_before_it_then_exits_2() {
 
 #[test]
 fn gzip_cut_within_the_first_batch_keeps_its_rows() {
-    // An input that ends within the first batch (32 records) starts no reader thread: the
-    // small file is read and solved on the calling thread, at `-j 2` as at `-j 1`. Its
-    // records and its error must still both come out.
+    // An input whose gzip stream breaks within the first batch (32 records): its records and
+    // its error must both come out, at `-j 1` as at `-j 2`.
     let dir = tempfile::tempdir().unwrap();
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt");
-    let text = std::fs::read_to_string(sample).unwrap();
-    let puzzles: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .take(20)
-        .collect();
-    let gz = gzip((puzzles.join("\n") + "\n").as_bytes());
+    let puzzles = sample_puzzles()[..20].join("\n") + "\n";
+    let gz = gzip(puzzles.as_bytes());
     // Without its 8-byte trailer, every line decodes and then the stream is short.
-    let path = file(dir.path(), "short.txt.gz", &gz[..gz.len() - 8]);
+    let path = write(dir.path(), "short.txt.gz", &gz[..gz.len() - 8]);
     for threads in ["1", "2"] {
         let out = solve(&["-j", threads], &path);
         assert_eq!(out.status.code(), Some(2), "-j {threads}");
@@ -310,7 +252,7 @@ fn gzip_cut_within_the_first_batch_keeps_its_rows() {
             "{}",
             stderr(&out)
         );
-        let got = rows(&out);
+        let got = lines_statuses_errors(&out);
         assert_eq!(got.len(), 20, "-j {threads}");
         assert!(got.iter().all(|r| r.1 == "unique"));
     }
@@ -322,7 +264,7 @@ fn binary_garbage_is_rows_not_a_crash() {
     let mut rng = sudoku_batch::generate::Rng::new(9);
     let bytes: Vec<u8> = (0..200_000).map(|_| rng.next_u64() as u8).collect();
     for format in ["text", "csv", "grid"] {
-        let path = file(dir.path(), "noise.bin", &bytes);
+        let path = write(dir.path(), "noise.bin", &bytes);
         let out = solve(&["--format", format], &path);
         assert!(
             matches!(out.status.code(), Some(0 | 1)),
@@ -336,12 +278,16 @@ fn binary_garbage_is_rows_not_a_crash() {
 
 #[test]
 fn unwritable_output_exits_2_never_silently() {
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt");
+    // In a directory that does not exist.
+    let out = solve(&["-o", "no/such/dir/out.csv"], &data("mixed.txt"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no/such/dir/out.csv"));
+
     if !Path::new("/dev/full").exists() {
         eprintln!("skipped: no /dev/full");
         return;
     }
-    let out = solve(&["-o", "/dev/full"], &sample);
+    let out = solve(&["-o", "/dev/full"], &sample());
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("/dev/full: No space left on device"),
@@ -349,19 +295,18 @@ fn unwritable_output_exits_2_never_silently() {
         stderr(&out)
     );
 
-    let out = solve(&["--emit-solutions", "/dev/full"], &sample);
+    let out = solve(&["--emit-solutions", "/dev/full"], &sample());
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("/dev/full: No space left"));
 
     // stdout on a full disk.
-    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
     let full = std::fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let out = std::process::Command::new(exe)
+    let out = std::process::Command::new(exe())
         .args(["solve", "-q"])
-        .arg(&sample)
+        .arg(sample())
         .stdout(full)
         .output()
         .unwrap();

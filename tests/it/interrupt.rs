@@ -5,14 +5,15 @@
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command as StdCommand, Stdio};
+use std::process::{Child, Command as StdCommand, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
+use crate::util::{HEADER, assert_same, bin, exe, mixed_records, sample, sample_puzzles, solve};
+use crate::util::{strip_times, write};
 
-/// What a run of `solve INPUT -o OUTPUT` with `args` keeps beside OUTPUT until it finishes
-/// (the options that shape its rows), written as such a run writes it, so that a finished
-/// output cut short stands for one a crash left.
+/// What a run of `solve -o OUTPUT` (with `--limit limit`, and `--emit-solutions` when asked)
+/// keeps beside OUTPUT until it finishes, the options that shape its rows, written as such a
+/// run writes it: a finished output cut short then stands for one that a crash left.
 fn record_options(output: &Path, limit: u64, emit_solutions: bool) {
     use sudoku_batch::pipeline::read::Source;
     use sudoku_batch::pipeline::resume::RunOptions;
@@ -23,51 +24,46 @@ fn record_options(output: &Path, limit: u64, emit_solutions: bool) {
     RunOptions::of(&config).record(output).unwrap();
 }
 
-fn bin() -> Command {
-    Command::cargo_bin("sudoku-batch").unwrap()
-}
-
-fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt")
-}
-
-/// CSV text with the `time_ns` column blanked, for comparing runs. Panics on a CSV that does not
-/// parse or has a row of the wrong length.
-fn strip_times(bytes: &[u8]) -> String {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(bytes);
-    let mut text = String::new();
-    for r in reader.byte_records() {
-        let r = r.expect("valid CSV");
-        assert_eq!(r.len(), 8, "every row has 8 fields: {r:?}");
-        for (i, f) in r.iter().enumerate() {
-            if i != 6 {
-                text.push_str(&String::from_utf8_lossy(f));
-            }
-            text.push(',');
-        }
-        text.push('\n');
-    }
-    text
-}
-
-fn assert_same(a: &str, b: &str, what: &str) {
-    if a != b {
-        let first = a.lines().zip(b.lines()).position(|(x, y)| x != y);
-        panic!(
-            "{what}: outputs differ, first at row {first:?} ({} vs {} rows)",
-            a.lines().count(),
-            b.lines().count()
-        );
-    }
-}
-
 /// The uninterrupted result of `input`, time column blanked.
 fn full_run(input: &Path) -> String {
-    let out = bin().args(["solve", "-q"]).arg(input).output().unwrap();
+    let out = solve(&[], input);
     assert!(out.status.code().is_some_and(|c| c <= 1), "{out:?}");
     strip_times(&out.stdout)
+}
+
+/// Runs `solve -q -o OUTPUT INPUT`, with `--resume` when asked.
+fn solve_into(output: &Path, input: &Path, resume: bool) -> Output {
+    let mut cmd = bin();
+    cmd.args(["solve", "-q", "-o"]).arg(output).arg(input);
+    if resume {
+        cmd.arg("--resume");
+    }
+    cmd.output().unwrap()
+}
+
+/// Sends `signal` (`INT`, `TERM`, `HUP`) to `child` with `kill`.
+fn send(signal: &str, child: &Child) {
+    let kill = StdCommand::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(kill.success());
+}
+
+/// Waits for `child` to exit; fails (and kills it) when it is still running 10 s later.
+fn exits_within_10_s(child: &mut Child, after: &str) -> ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("still running 10 s after {after}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Starts a solve of `input` into `output`, waits for some rows to appear, sends `signal` and
@@ -91,15 +87,14 @@ fn interrupt_run(
 }
 
 /// Runs `sudoku-batch ARGS`, waits until `output` holds at least `min_bytes`, sends it
-/// `signal` (`INT`, `TERM`) with `kill`, and returns the exit code and stderr.
+/// `signal` (`INT`, `TERM`), and returns the exit code and stderr.
 fn signal_when_written(
     args: &[&OsStr],
     output: &Path,
     min_bytes: u64,
     signal: &str,
 ) -> (Option<i32>, String) {
-    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
-    let child = StdCommand::new(exe)
+    let child = StdCommand::new(exe())
         .args(args)
         .stderr(Stdio::piped())
         .spawn()
@@ -112,12 +107,7 @@ fn signal_when_written(
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let status = StdCommand::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(status.success());
+    send(signal, &child);
     let out = child.wait_with_output().unwrap();
     (
         out.status.code(),
@@ -125,24 +115,11 @@ fn signal_when_written(
     )
 }
 
-/// The records of `tests/data/mixed.txt` (valid and invalid ones), ending with a line break so
-/// that more can follow.
-fn mixed_records() -> Vec<u8> {
-    let mixed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mixed.txt");
-    let mut text = std::fs::read(mixed).unwrap();
-    if !text.ends_with(b"\n") {
-        text.push(b'\n');
-    }
-    text
-}
-
-/// `n` copies of the sample corpus: long enough that a debug build is still running when the
-/// signal comes.
+/// `copies` copies of the sample corpus: long enough that a debug build is still running when
+/// the signal comes.
 fn big_input(dir: &Path, copies: usize) -> PathBuf {
     let text = std::fs::read_to_string(sample()).unwrap();
-    let path = dir.join("big.txt");
-    std::fs::write(&path, text.repeat(copies)).unwrap();
-    path
+    write(dir, "big.txt", text.repeat(copies))
 }
 
 #[test]
@@ -173,10 +150,9 @@ fn sigint_and_sigterm_leave_a_prefix_of_the_full_result_and_exit_130() {
             .unwrap()
             .parse()
             .unwrap();
-        let head = dir.path().join("head.txt");
         let text = std::fs::read_to_string(&input).unwrap();
         let first: Vec<&str> = text.lines().take(last_line).collect();
-        std::fs::write(&head, first.join("\n") + "\n").unwrap();
+        let head = write(dir.path(), "head.txt", first.join("\n") + "\n");
         assert_same(&got, &full_run(&head), &format!("SIG{signal} prefix"));
     }
 }
@@ -186,9 +162,9 @@ fn sigint_with_one_thread_leaves_whole_rows_in_order() {
     // One worker, small batches, slow puzzles: the stop comes in the middle of a batch, and
     // every row written before it is whole and in order.
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("empty-grids.txt");
     let records = 2000;
-    std::fs::write(&input, format!("{}\n", ".".repeat(81)).repeat(records)).unwrap();
+    let empty_grid = format!("{}\n", ".".repeat(81));
+    let input = write(dir.path(), "empty-grids.txt", empty_grid.repeat(records));
     let output = dir.path().join("out.csv");
     let args = [
         "solve",
@@ -225,12 +201,7 @@ fn resume_after_sigint_matches_an_uninterrupted_run() {
         return; // the run finished before the signal: nothing to resume
     }
     assert_eq!(code, Some(130));
-    let out = bin()
-        .args(["solve", "-q", "--resume", "-o"])
-        .arg(&output)
-        .arg(&input)
-        .output()
-        .unwrap();
+    let out = solve_into(&output, &input, true);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("resumed: "), "{err}");
@@ -245,18 +216,12 @@ fn resume_after_sigint_matches_an_uninterrupted_run() {
 #[test]
 fn resume_from_any_cut_redoes_the_damaged_row() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
     // Mixed records, invalid ones included, so rows with quotes and errors are cut too.
     let mut text = mixed_records();
     text.extend(std::fs::read(sample()).unwrap().iter().take(20_000));
-    std::fs::write(&input, &text).unwrap();
+    let input = write(dir.path(), "in.txt", &text);
     let reference = dir.path().join("ref.csv");
-    let out = bin()
-        .args(["solve", "-q", "-o"])
-        .arg(&reference)
-        .arg(&input)
-        .output()
-        .unwrap();
+    let out = solve_into(&reference, &input, false);
     assert_eq!(out.status.code(), Some(1), "mixed.txt has invalid records");
     let full = std::fs::read(&reference).unwrap();
     let want = strip_times(&full);
@@ -274,12 +239,7 @@ fn resume_from_any_cut_redoes_the_damaged_row() {
     ] {
         std::fs::write(&output, &full[..cut]).unwrap();
         record_options(&output, 2, false);
-        let out = bin()
-            .args(["solve", "-q", "--resume", "-o"])
-            .arg(&output)
-            .arg(&input)
-            .output()
-            .unwrap();
+        let out = solve_into(&output, &input, true);
         // Exit 1 however much was resumed: the file as a whole holds invalid rows.
         assert_eq!(out.status.code(), Some(1), "cut {cut}: {out:?}");
         assert_same(
@@ -294,14 +254,7 @@ fn resume_from_any_cut_redoes_the_damaged_row() {
 fn resume_refuses_an_output_that_does_not_fit() {
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("out.csv");
-    let run = |input: &Path| {
-        bin()
-            .args(["solve", "-q", "--resume", "-o"])
-            .arg(&output)
-            .arg(input)
-            .output()
-            .unwrap()
-    };
+    let run = |input: &Path| solve_into(&output, input, true);
     // Another header: not a results file.
     std::fs::write(&output, "a,b,c\n1,2,3\n").unwrap();
     let out = run(&sample());
@@ -318,15 +271,9 @@ fn resume_refuses_an_output_that_does_not_fit() {
     );
 
     // The output of another input: the line of its last row does not match.
-    let other = dir.path().join("other.txt");
     let sample_text = std::fs::read_to_string(sample()).unwrap();
-    std::fs::write(&other, format!("\n\n{sample_text}")).unwrap();
-    let out = bin()
-        .args(["solve", "-q", "-o"])
-        .arg(&output)
-        .arg(&other)
-        .output()
-        .unwrap();
+    let other = write(dir.path(), "other.txt", format!("\n\n{sample_text}"));
+    let out = solve_into(&output, &other, false);
     assert_eq!(out.status.code(), Some(0));
     let before = std::fs::read(&output).unwrap();
     let cut = before.len() / 2;
@@ -336,15 +283,11 @@ fn resume_refuses_an_output_that_does_not_fit() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("OUTPUT does not match INPUT"), "{err}");
 
-    // More rows than the input has records.
-    let short = dir.path().join("short.txt");
-    // The first record of the output's input, on its line: only the count of records differs.
-    let first = sample_text
-        .lines()
-        .position(|l| !l.starts_with('#'))
-        .unwrap();
+    // More rows than the input has records: the first record of the output's input, on its
+    // line, and nothing after it.
+    let first = sample_text.lines().position(|l| !l.starts_with('#')).unwrap();
     let head: Vec<&str> = sample_text.lines().take(first + 1).collect();
-    std::fs::write(&short, format!("\n\n{}", head.join("\n"))).unwrap();
+    let short = write(dir.path(), "short.txt", format!("\n\n{}", head.join("\n")));
     let out = run(&short);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -369,17 +312,10 @@ fn resume_refuses_an_output_that_does_not_fit() {
 #[test]
 fn resume_with_emit_solutions_from_any_pair_of_cuts() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
     // Invalid records (no solutions), unique puzzles (one) and the empty grid (three at
     // --limit 3), so that rows own zero, one or several solution rows.
     let mut text = mixed_records();
-    let sample_text = std::fs::read_to_string(sample()).unwrap();
-    for (i, line) in sample_text
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .take(60)
-        .enumerate()
-    {
+    for (i, line) in sample_puzzles().iter().take(60).enumerate() {
         text.extend_from_slice(line.as_bytes());
         text.push(b'\n');
         if i % 20 == 0 {
@@ -387,8 +323,8 @@ fn resume_with_emit_solutions_from_any_pair_of_cuts() {
             text.push(b'\n');
         }
     }
-    std::fs::write(&input, &text).unwrap();
-    let solve = |output: &Path, solutions: &Path, resume: bool| {
+    let input = write(dir.path(), "in.txt", &text);
+    let run = |output: &Path, solutions: &Path, resume: bool| {
         let mut cmd = bin();
         cmd.args(["solve", "-q", "--limit", "3", "--emit-solutions"])
             .arg(solutions)
@@ -402,7 +338,7 @@ fn resume_with_emit_solutions_from_any_pair_of_cuts() {
     };
     let (reference, reference_solutions) =
         (dir.path().join("ref.csv"), dir.path().join("ref-s.csv"));
-    let out = solve(&reference, &reference_solutions, false);
+    let out = run(&reference, &reference_solutions, false);
     assert_eq!(out.status.code(), Some(1), "mixed.txt has invalid records");
     let full = std::fs::read(&reference).unwrap();
     let want = strip_times(&full);
@@ -420,7 +356,7 @@ fn resume_with_emit_solutions_from_any_pair_of_cuts() {
             std::fs::write(&output, &full[..cut]).unwrap();
             std::fs::write(&solutions, &full_solutions[..solutions_cut]).unwrap();
             record_options(&output, 3, true);
-            let out = solve(&output, &solutions, true);
+            let out = run(&output, &solutions, true);
             let what = format!("results cut at {cut}, solutions at {solutions_cut}");
             assert_eq!(out.status.code(), Some(1), "{what}: {out:?}");
             assert_same(&strip_times(&std::fs::read(&output).unwrap()), &want, &what);
@@ -443,7 +379,7 @@ fn resume_with_emit_solutions_from_any_pair_of_cuts() {
     let mut shifted = full_solutions[..header_end].to_vec();
     shifted.extend_from_slice(&full_solutions[second_row..]);
     std::fs::write(&solutions, &shifted).unwrap();
-    let out = solve(&output, &solutions, true);
+    let out = run(&output, &solutions, true);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -458,14 +394,7 @@ fn resume_with_emit_solutions_from_any_pair_of_cuts() {
 fn resume_into_a_missing_or_complete_output() {
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("new.csv");
-    let run = || {
-        bin()
-            .args(["solve", "-q", "--resume", "-o"])
-            .arg(&output)
-            .arg(sample())
-            .output()
-            .unwrap()
-    };
+    let run = || solve_into(&output, &sample(), true);
     assert_eq!(run().status.code(), Some(0));
     let first = std::fs::read(&output).unwrap();
     assert_same(&strip_times(&first), &full_run(&sample()), "fresh start");
@@ -481,87 +410,44 @@ fn resume_into_a_missing_or_complete_output() {
 /// with 130 at the second (SIGHUP here, which counts as well).
 #[test]
 fn a_second_signal_exits_at_once() {
-    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
     // The rows of the sample are more than a pipe holds, and nobody reads the pipe.
-    let mut child = StdCommand::new(exe)
+    let mut child = StdCommand::new(exe())
         .args(["solve", "-q"])
         .arg(sample())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let pid = child.id().to_string();
-    let signal = |name: &str| {
-        let kill = StdCommand::new("kill")
-            .arg(format!("-{name}"))
-            .arg(&pid)
-            .status()
-            .unwrap();
-        assert!(kill.success());
-    };
     std::thread::sleep(Duration::from_millis(500));
-    signal("INT");
+    send("INT", &child);
     std::thread::sleep(Duration::from_millis(500));
     let still_running = child.try_wait().unwrap().is_none();
-    signal("HUP");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(10) {
-            child.kill().unwrap();
-            panic!("still running 10 s after the second signal");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    send("HUP", &child);
+    let status = exits_within_10_s(&mut child, "the second signal");
     assert!(still_running, "the first signal cannot end a blocked write");
     assert_eq!(status.code(), Some(130));
 }
 
-/// The first signal stops a search that would run for days: the row of the puzzle in hand is
-/// not written, the output keeps its header, and `--resume` takes it up again.
+/// The first signal stops a search that would run for days, with every strategy: the row of
+/// the puzzle in hand is not written, and the options stay beside the unfinished output for
+/// `--resume`.
 #[test]
 fn the_first_signal_stops_an_endless_search() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("empty-grid.txt");
-    std::fs::write(&input, format!("{}\n", ".".repeat(81))).unwrap();
+    let input = write(dir.path(), "empty-grid.txt", format!("{}\n", ".".repeat(81)));
     let output = dir.path().join("out.csv");
-    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
     for solver in ["fast", "backtrack", "candidates", "bitmask", "singles"] {
         // Counting the empty grid's solutions to a trillion takes far longer than this test.
-        let mut child = StdCommand::new(&exe)
-            .args([
-                "solve",
-                "-q",
-                "--limit",
-                "1000000000000",
-                "--solver",
-                solver,
-                "-o",
-            ])
+        let mut child = StdCommand::new(exe())
+            .args(["solve", "-q", "--limit", "1000000000000", "--solver", solver, "-o"])
             .arg(&output)
             .arg(&input)
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
         std::thread::sleep(Duration::from_millis(300));
-        let kill = StdCommand::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(kill.success());
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(5),
-                "{solver}: still running 5 s after Ctrl-C"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        };
+        send("INT", &child);
+        let status = exits_within_10_s(&mut child, "Ctrl-C");
         assert_eq!(status.code(), Some(130), "{solver}");
         let text = std::fs::read_to_string(&output).unwrap();
         assert_eq!(text.lines().count(), 1, "{solver}: only the header: {text}");
@@ -575,8 +461,7 @@ fn the_first_signal_stops_an_endless_search() {
 /// A reader blocked on an idle stdin does not keep the process alive after Ctrl-C.
 #[test]
 fn sigint_while_stdin_is_idle_exits_promptly() {
-    let exe = assert_cmd::cargo::cargo_bin("sudoku-batch");
-    let mut child = StdCommand::new(exe)
+    let mut child = StdCommand::new(exe())
         .args(["solve", "-q"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -585,29 +470,11 @@ fn sigint_while_stdin_is_idle_exits_promptly() {
         .unwrap();
     let _stdin = child.stdin.take(); // kept open and silent
     std::thread::sleep(Duration::from_millis(500));
-    let kill = StdCommand::new("kill")
-        .arg("-INT")
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            assert_eq!(status.code(), Some(130));
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "still running 10 s after SIGINT"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    send("INT", &child);
+    let status = exits_within_10_s(&mut child, "SIGINT");
+    assert_eq!(status.code(), Some(130));
     let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "line,puzzle,status,solutions,solution,guesses,time_ns,error\n"
-    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{HEADER}\n"));
 }
 
 #[test]

@@ -3,13 +3,12 @@
 //! streams. The same functions are the cargo-fuzz targets in `fuzz/` (nightly), which search far
 //! longer; every input they find that fails becomes a regression test here.
 
-use std::io::Write;
-use std::path::Path;
-
-#[path = "../fuzz/targets.rs"]
+#[path = "../../fuzz/targets.rs"]
 mod fuzz_targets;
 
 use sudoku_batch::generate::Rng;
+
+use crate::util::{data, gzip};
 
 /// Bytes the readers treat specially, weighted towards them.
 const ALPHABET: &[u8] = b"123456789.0_-, \t;|{}[]\"\"\"\n\n\r\r#x\xef\xbb\xbf\xff\x00";
@@ -24,8 +23,7 @@ fn random_bytes(rng: &mut Rng, len: usize, alphabet: Option<&[u8]>) -> Vec<u8> {
 }
 
 fn fixtures() -> Vec<Vec<u8>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let mut out: Vec<Vec<u8>> = std::fs::read_dir(dir)
+    let mut out: Vec<Vec<u8>> = std::fs::read_dir(data("."))
         .unwrap()
         .map(|e| std::fs::read(e.unwrap().path()).unwrap())
         .collect();
@@ -76,10 +74,7 @@ fn targets_survive_mutated_fixtures() {
 #[test]
 fn targets_survive_cut_and_damaged_gzip() {
     let mut rng = Rng::new(11);
-    let base = &fixtures()[0];
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    gz.write_all(base).unwrap();
-    let gz = gz.finish().unwrap();
+    let gz = gzip(&fixtures()[0]);
     for _ in 0..60 {
         let cut = rng.below(gz.len() + 1);
         fuzz_targets::all(&gz[..cut]);
@@ -91,9 +86,7 @@ fn targets_survive_cut_and_damaged_gzip() {
 /// corrupt end, which the targets took for more records than the input could hold.
 #[test]
 fn targets_accept_gzip_that_expands_to_more_records_than_its_bytes() {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    gz.write_all(&b"1\n".repeat(5_000)).unwrap();
-    let gz = gz.finish().unwrap();
+    let gz = gzip(&b"1\n".repeat(5_000));
     assert!(gz.len() < 5_000, "{} bytes", gz.len());
     fuzz_targets::all(&gz);
 }

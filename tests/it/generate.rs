@@ -1,16 +1,10 @@
-//! Integration tests of `sudoku-batch generate`: run the binary and check its puzzles with an
-//! independent solver (the `sudoku` crate): unique, minimal, reproducible, and true to the
-//! options.
+//! `generate`: run the binary and check its puzzles with the oracle: unique, minimal,
+//! reproducible, and true to the options.
 
-use std::path::Path;
-
-use assert_cmd::Command;
 use sudoku_batch::Grid;
 use sudoku_batch::generate::Symmetry;
 
-fn bin() -> Command {
-    Command::cargo_bin("sudoku-batch").unwrap()
-}
+use crate::util::{Oracle, bin, sample_puzzles};
 
 /// Runs `generate` with `args` and returns its lines, after checking it exited 0.
 fn generate(args: &[&str]) -> Vec<String> {
@@ -28,11 +22,9 @@ fn generate(args: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// The `sudoku` crate's solution count, up to 2.
-fn count(puzzle: &str) -> usize {
-    sudoku::Sudoku::from_str_line(puzzle)
-        .unwrap()
-        .solutions_count_up_to(2)
+/// The oracle's solution count, up to 2.
+fn count(puzzle: &str) -> u64 {
+    Oracle::line(puzzle).count(2)
 }
 
 fn clues(puzzle: &str) -> usize {
@@ -77,16 +69,8 @@ fn same_seed_same_bytes_whatever_the_threads() {
 /// 2026`, so the generator must keep producing those puzzles for that seed.
 #[test]
 fn r_sample_corpus_is_reproduced_by_its_seed() {
-    let sample =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt"))
-            .unwrap();
     // After the comment lines come the three source puzzles, then the generated ones.
-    let stored: Vec<&str> = sample
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .skip(3)
-        .take(30)
-        .collect();
+    let stored = sample_puzzles()[3..33].to_vec();
     assert_eq!(generate(&["--count", "30", "--seed", "2026"]), stored);
 }
 

@@ -1,0 +1,85 @@
+//! `explain`: the steps of one solve, as text or JSON lines, for each strategy that traces.
+
+use std::collections::HashMap;
+
+use crate::util::{bin, sample};
+
+#[test]
+fn explain_shows_the_published_solution_for_every_traced_strategy() {
+    let p = ".6.593...9.1...5...3.4...9.1.8.2...44..3.9..12...1.6.9.8...6.2...4...8.7...785.1.";
+    let rows = [
+        "762593148",
+        "941278536",
+        "835461792",
+        "198627354",
+        "476359281",
+        "253814679",
+        "387146925",
+        "514932867",
+        "629785413",
+    ];
+    for solver in ["bitmask", "candidates", "backtrack"] {
+        let out = bin()
+            .args(["explain", "--solver", solver, p])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{solver}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(&rows.join("\n")), "{solver}:\n{text}");
+        assert!(text.contains("Totals:"), "{solver}");
+    }
+}
+
+#[test]
+fn explain_reads_a_line_of_a_file_and_prints_json_lines() {
+    // Line 8 of the sample is the first generated puzzle; it needs guesses.
+    let sample = sample();
+    let out = bin()
+        .args(["explain", "--format", "json", "--line", "8", "--input"])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let mut steps = HashMap::<String, u64>::new();
+    let mut totals = None;
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let step = v["step"].as_str().unwrap().to_string();
+        if step == "totals" {
+            totals = Some(v.clone());
+        }
+        *steps.entry(step).or_default() += 1;
+    }
+    let totals = totals.expect("a totals line");
+    assert_eq!(
+        totals["guesses"].as_u64(),
+        steps.get("guess").copied().or(Some(0))
+    );
+    assert_eq!(totals["placements"].as_u64(), steps.get("place").copied());
+    assert_eq!(steps["solution"], 1);
+
+    let out = bin()
+        .args(["explain", "--line", "3", "--input"])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "line 3 is a comment, not a record"
+    );
+    for solver in ["singles", "fast"] {
+        let out = bin()
+            .args(["explain", "--solver", solver, "1"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("[possible values: bitmask, candidates, backtrack]"),
+            "{err}"
+        );
+    }
+    let out = bin().args(["explain", "12x"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "not a puzzle");
+}

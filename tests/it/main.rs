@@ -1,0 +1,21 @@
+//! The integration tests, one binary: each module runs the `sudoku-batch` binary (or calls the
+//! library) for one command or one concern; `util` holds what they share. The fixtures are in
+//! `tests/data/`; the oracle is the `sudoku` crate, which shares no code with ours.
+//!
+//! One binary rather than one per file: cargo compiles and links each file under `tests/` as a
+//! crate of its own, so ten files meant ten links and ten copies of every helper.
+
+mod util;
+
+mod bench;
+mod differential;
+mod explain;
+mod fuzz_smoke;
+mod generate;
+mod hostile;
+mod interrupt;
+mod output;
+mod properties;
+mod scheduling;
+mod solve;
+mod validate;
