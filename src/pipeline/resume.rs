@@ -131,7 +131,7 @@ impl RunOptions {
     /// this run, `now`, in words; `None` when they are the same.
     fn difference(&self, now: &RunOptions) -> Option<String> {
         let was = |what: &str, a: String, b: String| {
-            (a != b).then(|| format!("OUTPUT was written with {what} {a}, this run has {b}"))
+            (a != b).then(|| format!("OUTPUT was written with {what} {a}, this run has {what} {b}"))
         };
         let guesses = |g: Option<u64>| g.map_or("none".into(), |g| g.to_string());
         let emits = |e: bool| if e { "a file" } else { "none" }.to_string();

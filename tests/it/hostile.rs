@@ -317,3 +317,63 @@ fn unwritable_output_exits_2_never_silently() {
         stderr(&out)
     );
 }
+
+#[test]
+fn xz_and_zstd_read_as_gzip_does_and_gzip_zero_padding_is_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read(sample()).unwrap();
+    let plain = crate::util::strip_times(&solve(&[], &sample()).stdout);
+    let xz = liblzma::encode_all(&text[..], 6).unwrap();
+    let zst = zstd::encode_all(&text[..], 3).unwrap();
+    let mut padded = gzip(&text);
+    padded.extend(std::iter::repeat_n(0u8, 4096));
+    for (name, bytes) in [("s.xz", xz), ("s.zst", zst), ("s.txt.gz", padded)] {
+        let out = solve(&[], &write(dir.path(), name, &bytes));
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+        assert_eq!(crate::util::strip_times(&out.stdout), plain, "{name}");
+    }
+}
+
+#[test]
+fn other_compressions_and_utf16_stop_with_a_message_not_garbage_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut utf16 = vec![0xff, 0xfe];
+    for b in format!("{P1}\n").bytes() {
+        utf16.extend([b, 0]);
+    }
+    let cases: [(&str, Vec<u8>, &str); 3] = [
+        (
+            "s.bz2",
+            b"BZh91AY&SY\x12\x34garbage".to_vec(),
+            "bzip2 input is not supported",
+        ),
+        (
+            "s.lz4",
+            vec![0x04, 0x22, 0x4d, 0x18, 0x64, 0x40, 0xa7],
+            "lz4 input is not supported",
+        ),
+        ("s.txt", utf16, "UTF-16 input is not supported"),
+    ];
+    for (name, bytes, what) in cases {
+        let path = write(dir.path(), name, &bytes);
+        let out = solve(&[], &path);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert!(stderr(&out).contains(what), "{name}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{name}: no rows");
+    }
+}
+
+#[test]
+fn csv_options_on_text_input_are_refused_not_ignored() {
+    for args in [&["--column", "2"][..], &["--header", "yes"]] {
+        let out = solve(args, &sample());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains("needs CSV input"), "{}", stderr(&out));
+    }
+    let out = crate::util::bin()
+        .args(["bench", "--runs", "0"])
+        .arg(sample())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "bench --runs 0");
+}

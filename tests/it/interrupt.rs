@@ -285,7 +285,10 @@ fn resume_refuses_an_output_that_does_not_fit() {
 
     // More rows than the input has records: the first record of the output's input, on its
     // line, and nothing after it.
-    let first = sample_text.lines().position(|l| !l.starts_with('#')).unwrap();
+    let first = sample_text
+        .lines()
+        .position(|l| !l.starts_with('#'))
+        .unwrap();
     let head: Vec<&str> = sample_text.lines().take(first + 1).collect();
     let short = write(dir.path(), "short.txt", format!("\n\n{}", head.join("\n")));
     let out = run(&short);
@@ -434,12 +437,24 @@ fn a_second_signal_exits_at_once() {
 #[test]
 fn the_first_signal_stops_an_endless_search() {
     let dir = tempfile::tempdir().unwrap();
-    let input = write(dir.path(), "empty-grid.txt", format!("{}\n", ".".repeat(81)));
+    let input = write(
+        dir.path(),
+        "empty-grid.txt",
+        format!("{}\n", ".".repeat(81)),
+    );
     let output = dir.path().join("out.csv");
     for solver in ["fast", "backtrack", "candidates", "bitmask", "singles"] {
         // Counting the empty grid's solutions to a trillion takes far longer than this test.
         let mut child = StdCommand::new(exe())
-            .args(["solve", "-q", "--limit", "1000000000000", "--solver", solver, "-o"])
+            .args([
+                "solve",
+                "-q",
+                "--limit",
+                "1000000000000",
+                "--solver",
+                solver,
+                "-o",
+            ])
             .arg(&output)
             .arg(&input)
             .stderr(Stdio::piped())

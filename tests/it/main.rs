@@ -16,6 +16,7 @@ mod hostile;
 mod interrupt;
 mod output;
 mod properties;
+mod safety;
 mod scheduling;
 mod solve;
 mod validate;
