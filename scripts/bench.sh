@@ -161,8 +161,10 @@ minutes=$(((SECONDS - started + 30) / 60))
 
 echo "## Machine"
 echo
-echo "- $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) CPUs," \
-  "$(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo), $(uname -sm)"
+cpu() { grep -m1 "^$1" /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'; }
+echo "- $(cpu 'model name') (family $(cpu 'cpu family'), model $(cpu model)," \
+  "$(grep -qw avx512f /proc/cpuinfo || echo "no ")AVX-512), $(nproc) CPUs," \
+  "$(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo), $(uname -sr)"
 echo "- $(rustc -V); $(gcc --version | head -n 1)"
 echo "- $rounds rounds in about $minutes min; load average (1 min) $(sort -g "$tmp/load" | head -n 1)" \
   "to $(sort -g "$tmp/load" | tail -n 1) during them"
