@@ -9,8 +9,8 @@
 #   -c CORPORA     the directory of tdoku's puzzle files (default ../shared/corpora/tdoku beside
 #                  the repository, or the CORPORA environment variable)
 #   -a             the corpora as published, instead of relabelled and permuted copies
-#   -q             quick, to try the script: 3 rounds on the first 2,000 puzzles of each corpus,
-#                  100,000 records for the memory table, one run of the strategies
+#   -q             quick, to try the script: 3 rounds (unless -r says) on the first 2,000 puzzles
+#                  of each corpus, 100,000 records for the memory table, one run of the strategies
 #
 # Rounds. Each round runs, for every corpus and at limits 2 and 1, these programs back to back,
 # the first of them rotating from round to round:
@@ -31,7 +31,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rounds=7
+rounds=
 tdoku=${TDOKU_ONCE:-}
 corpora=${CORPORA:-../shared/corpora/tdoku}
 permute=1
@@ -47,8 +47,10 @@ while getopts "r:t:c:aq" opt; do
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
-if [ -n "$quick" ]; then
-  rounds=3
+rounds=${rounds:-$([ -n "$quick" ] && echo 3 || echo 7)}
+if ! [[ $rounds =~ ^[1-9][0-9]*$ ]]; then
+  echo "$usage" >&2
+  exit 2
 fi
 if [ -n "$tdoku" ] && [ ! -x "$tdoku" ]; then
   echo "error: $tdoku is not an executable (see scripts/tdoku_once.c)" >&2
@@ -157,7 +159,7 @@ for r in $(seq "$rounds"); do
   done
 done
 cut -d' ' -f1 /proc/loadavg >>"$tmp/load"
-minutes=$(((SECONDS - started + 30) / 60))
+elapsed=$((SECONDS - started))
 
 echo "## Machine"
 echo
@@ -166,8 +168,8 @@ echo "- $(cpu 'model name') (family $(cpu 'cpu family'), model $(cpu model)," \
   "$(grep -qw avx512f /proc/cpuinfo || echo "no ")AVX-512), $(nproc) CPUs," \
   "$(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo), $(uname -sr)"
 echo "- $(rustc -V); $(gcc --version | head -n 1)"
-echo "- $rounds rounds in about $minutes min; load average (1 min) $(sort -g "$tmp/load" | head -n 1)" \
-  "to $(sort -g "$tmp/load" | tail -n 1) during them"
+echo "- rounds: $rounds, in $((elapsed / 60)) min $((elapsed % 60)) s; load average (1 min)" \
+  "$(sort -g "$tmp/load" | head -n 1) to $(sort -g "$tmp/load" | tail -n 1) during them"
 echo "- corpora: $([ -n "$permute" ] && echo "relabelled and permuted copies (seed 42)" || echo "as published")$([ -n "$quick" ] && echo ", first 2,000 puzzles (quick mode)")"
 echo
 
@@ -211,8 +213,8 @@ report() {
     function m(name) { return median(col[key, name]) }
     END {
       if (table == "bare") {
-        printf "| corpus | limit | `fast` | crate | %s fast / crate |%s fast guesses |%s\n",
-          tdoku ? "tdoku |" : "", tdoku ? " fast / tdoku |" : "", tdoku ? " tdoku guesses |" : ""
+        printf "| corpus | limit | `fast` | crate |%s fast / crate |%s fast guesses |%s\n",
+          tdoku ? " tdoku |" : "", tdoku ? " fast / tdoku |" : "", tdoku ? " tdoku guesses |" : ""
         printf "|---|---:|---:|---:|%s---:|%s---:|%s\n", tdoku ? "---:|" : "",
           tdoku ? "---:|" : "", tdoku ? "---:|" : ""
       } else if (table == "process") {
