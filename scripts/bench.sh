@@ -29,11 +29,10 @@
 # permutation and maybe a transposition (scripts/permute_corpus.py, seed 42), as tdoku's own
 # benchmark does, so that no solver gains from the orientation a corpus happens to have.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 
 rounds=
 tdoku=${TDOKU_ONCE:-}
-corpora=${CORPORA:-../shared/corpora/tdoku}
+corpora=${CORPORA:-}
 permute=1
 quick=
 usage="usage: $0 [-r ROUNDS] [-t TDOKU_ONCE] [-c CORPORA] [-a] [-q]"
@@ -52,6 +51,11 @@ if ! [[ $rounds =~ ^[1-9][0-9]*$ ]]; then
   echo "$usage" >&2
   exit 2
 fi
+# Paths given are the caller's; the script runs from the repository's root.
+[ -n "$tdoku" ] && tdoku=$(realpath -m "$tdoku")
+[ -n "$corpora" ] && corpora=$(realpath -m "$corpora")
+cd "$(dirname "$0")/.."
+corpora=${corpora:-../shared/corpora/tdoku}
 if [ -n "$tdoku" ] && [ ! -x "$tdoku" ]; then
   echo "error: $tdoku is not an executable (see scripts/tdoku_once.c)" >&2
   exit 2
