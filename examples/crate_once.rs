@@ -1,5 +1,5 @@
 //! The `sudoku` crate (a port of JCZSolve) as a whole process, for timing against the whole
-//! `sudoku-batch solve` process from outside (`scripts/versus_crate.sh`): reads a corpus file,
+//! `sudoku-batch solve` process from outside (`scripts/bench.sh`): reads a corpus file,
 //! counts each puzzle's solutions up to a limit, prints one count per line.
 //!
 //! `cargo run --release --example crate_once -- FILE [LIMIT]` (LIMIT defaults to 2). With

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Peak memory (max RSS) of `sudoku-batch solve` on inputs that would grow a careless reader:
 # a 2-million-record corpus (text and gzip), a 100 MB line without a newline, and a CSV whose
-# one field is 100 MB. Inputs are generated in a temp dir, removed at the end.
+# one field is 100 MB. Inputs are generated in a temp dir, removed at the end. scripts/bench.sh
+# runs it for BENCHMARKS.md's memory table.
 #
 # Needs GNU time at /usr/bin/time (Debian/Ubuntu: `sudo apt-get install time`).
 # Usage: scripts/peak_rss.sh [RECORDS]   (default 2000000)
@@ -43,11 +44,13 @@ measure() {
     printf '| %s | %s MB | %s |\n' "$what" "$(( kb / 1024 ))" "$wall"
 }
 
+commas() { sed -e :a -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/;ta' <<<"$1"; }
+
 echo "| input | peak RSS | wall time |"
 echo "|---|---|---|"
-measure "$(printf "%'d" "$records") records, text ($(( $(stat -c %s "$tmp/corpus.txt") / 1000000 )) MB)" \
+measure "$(commas "$records") records, text ($(( $(stat -c %s "$tmp/corpus.txt") / 1000000 )) MB)" \
     "$bin" solve -qq "$tmp/corpus.txt" -o "$tmp/out.csv"
-measure "$(printf "%'d" "$records") records, gzip, from stdin" \
+measure "$(commas "$records") records, gzip, from stdin" \
     sh -c "'$bin' solve -qq - < '$tmp/corpus.txt.gz'"
 measure "one 100 MB line, no newline (text)" "$bin" solve -qq "$tmp/line.txt"
 measure "one 100 MB quoted field (CSV)" "$bin" solve -qq "$tmp/field.csv"
