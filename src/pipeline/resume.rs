@@ -20,6 +20,8 @@
 use std::fs::File;
 use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use serde::{Deserialize, Serialize};
 
@@ -208,30 +210,111 @@ pub(crate) fn skip_done(
         message: e.to_string(),
     };
     let mut scan = Scan::open(path, header, solutions).map_err(fail)?;
+    let name = reader.name().to_string();
+    // The input is read on another thread while the output is read here; the records read
+    // ahead and not used go back to the reader.
+    let stop = AtomicBool::new(false);
+    let (checked, unused, error) = std::thread::scope(|threads| {
+        let (tx, rx) = sync_channel(4);
+        threads.spawn(|| read_ahead(reader, &stop, tx));
+        let mut records = Records {
+            rx: &rx,
+            batch: Vec::new().into_iter(),
+        };
+        let checked = check_rows(&mut scan, &mut records, &name, &fail);
+        // Stop the reading, then take what it had read.
+        stop.store(true, Ordering::Relaxed);
+        let mut unused: Vec<Record> = records.batch.collect();
+        let mut error = None;
+        for batch in rx.iter() {
+            match batch {
+                Ok(batch) => unused.extend(batch),
+                Err(e) => error = Some(e),
+            }
+        }
+        (checked, unused, error)
+    });
+    reader.unread(unused);
+    checked?;
+    // A read error met while reading ahead: the run would stop there too.
+    if let Some(e) = error {
+        return Err(e.into());
+    }
+    Ok(scan.point)
+}
+
+/// Batches of records read ahead by [`read_ahead`].
+struct Records<'a> {
+    rx: &'a Receiver<Result<Vec<Record>, ReadError>>,
+    batch: std::vec::IntoIter<Record>,
+}
+
+impl Records<'_> {
+    fn next(&mut self) -> Result<Option<Record>, ReadError> {
+        loop {
+            if let Some(record) = self.batch.next() {
+                return Ok(Some(record));
+            }
+            match self.rx.recv() {
+                Ok(batch) => self.batch = batch?.into_iter(),
+                Err(_) => return Ok(None),
+            }
+        }
+    }
+}
+
+/// Reads `reader` in batches into `tx` until the input ends or `stop` is set.
+fn read_ahead(
+    reader: &mut Reader,
+    stop: &AtomicBool,
+    tx: SyncSender<Result<Vec<Record>, ReadError>>,
+) {
+    while !stop.load(Ordering::Relaxed) {
+        let mut batch = Vec::with_capacity(256);
+        let read = reader.read_batch(&mut batch, 256);
+        let more = matches!(read, Ok(true));
+        let sent = match read {
+            Ok(_) => tx.send(Ok(batch)),
+            Err(e) => {
+                reader.unread(batch);
+                tx.send(Err(e))
+            }
+        };
+        if !more || sent.is_err() {
+            return;
+        }
+    }
+}
+
+/// Checks every row of `scan` against the next record of `records`.
+fn check_rows(
+    scan: &mut Scan,
+    records: &mut Records,
+    name: &str,
+    fail: &dyn Fn(ResumeError) -> RunError,
+) -> Result<(), RunError> {
     while let Some(line) = scan.next_row().map_err(fail)? {
         let row = scan.point.rows;
-        let Some(record) = reader.next_record()? else {
+        let Some(record) = records.next()? else {
             // The rest of the output, counted for the message.
             while scan.next_row().map_err(fail)?.is_some() {}
             return Err(fail(ResumeError::Mismatch(format!(
-                "OUTPUT does not match INPUT: it has {} but {} has only {}",
+                "OUTPUT does not match INPUT: it has {} but {name} has only {}",
                 count(scan.point.rows, "row", "rows"),
-                reader.name(),
                 count(row - 1, "record", "records")
             ))));
         };
         if record.line != line || !same_puzzle(&record, scan.puzzle()) {
             return Err(fail(ResumeError::Mismatch(format!(
                 "OUTPUT does not match INPUT: row {row} is for line {line} and puzzle {}, but \
-                 record {row} of {} is on line {} and is {}",
+                 record {row} of {name} is on line {} and is {}",
                 String::from_utf8_lossy(scan.puzzle()),
-                reader.name(),
                 record.line,
                 puzzle_text(&record)
             ))));
         }
     }
-    Ok(scan.point)
+    Ok(())
 }
 
 /// The text of a record's `puzzle` column.
@@ -254,12 +337,74 @@ fn same_puzzle(record: &Record, field: &[u8]) -> bool {
     }
 }
 
+/// The fields of a row that a resumed run looks at: the first few.
+const LEADING: usize = 4;
+
 /// A CSV file read row by row.
+///
+/// A row with no quote on one line, as every row of a puzzle is, is read straight from the
+/// input's buffer: only its first [`LEADING`] fields are located, and its commas counted.
+/// Splitting every field of every row cost several times what comparing them with their
+/// records does, and more than a tenth of an easy corpus's run (BENCHMARKS.md). Any other row
+/// goes through the CSV splitter.
 struct Rows {
     splitter: CsvSplitter<BufReader<File>>,
     row: CsvRow,
+    /// The row just read, when it was a plain line.
+    plain: Option<Plain>,
     /// Rows read so far, the header included, for messages.
     read: u64,
+}
+
+/// A plain row: its first fields, and how many it has.
+#[derive(Debug, Default)]
+struct Plain {
+    /// The bytes of the first [`LEADING`] fields, one after the other.
+    text: Vec<u8>,
+    /// Where each of them ends in `text`.
+    ends: [usize; LEADING],
+    /// How many of them the row has.
+    leading: usize,
+    /// The fields in the row.
+    fields: usize,
+    end_offset: u64,
+}
+
+impl Plain {
+    /// Takes the first fields of `line`, which holds no quote, and counts its fields.
+    fn read(&mut self, line: &[u8]) {
+        self.text.clear();
+        self.leading = 0;
+        // What follows the fields taken so far, after their last comma; `None` once the last
+        // field is taken.
+        let mut rest = Some(line);
+        while self.leading < LEADING {
+            let Some(r) = rest else { break };
+            let (field, after) = match memchr::memchr(b',', r) {
+                Some(comma) => (&r[..comma], Some(&r[comma + 1..])),
+                None => (r, None),
+            };
+            self.text.extend_from_slice(field);
+            self.ends[self.leading] = self.text.len();
+            self.leading += 1;
+            rest = after;
+        }
+        // The fields after those: one more than their commas.
+        let commas = |r: &[u8]| -> usize {
+            // Counted in bytes, 255 at most per chunk, so that the sum stays in narrow lanes.
+            let chunk = |c: &[u8]| c.iter().fold(0u8, |n, &b| n + u8::from(b == b','));
+            r.chunks(255).map(|c| usize::from(chunk(c))).sum()
+        };
+        self.fields = self.leading + rest.map_or(0, |r| 1 + commas(r));
+    }
+
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        if i >= self.leading {
+            return None;
+        }
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        Some(&self.text[start..self.ends[i]])
+    }
 }
 
 impl Rows {
@@ -276,12 +421,15 @@ impl Rows {
         let mut rows = Rows {
             splitter: CsvSplitter::new(BufReader::with_capacity(64 * 1024, file)),
             row: CsvRow::default(),
+            plain: None,
             read: 0,
         };
         let expected = header.join(",");
-        if !rows.next()? {
+        // The header is read field by field, whatever it holds.
+        if !rows.splitter.next_row(&mut rows.row)? {
             return Ok(None);
         }
+        rows.read = 1;
         let got = rows.row.joined();
         if !rows.row.terminated && expected.as_bytes().starts_with(&got) {
             // A header cut short by a crash: nothing was written after it.
@@ -299,15 +447,44 @@ impl Rows {
 
     /// Reads the next row; false at the end of the file.
     fn next(&mut self) -> io::Result<bool> {
-        let more = self.splitter.next_row(&mut self.row)?;
+        let mut plain = self.plain.take().unwrap_or_default();
+        let found = self.splitter.next_plain_line(|line| plain.read(line))?;
+        let more = if found.is_some() {
+            plain.end_offset = self.splitter.offset();
+            self.plain = Some(plain);
+            true
+        } else {
+            self.splitter.next_row(&mut self.row)?
+        };
         self.read += u64::from(more);
         Ok(more)
     }
 
+    /// Field `i` of the row just read, when it is one of the first [`LEADING`] or the row was
+    /// not a plain line.
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        match &self.plain {
+            Some(plain) => plain.get(i),
+            None => self.row.get(i),
+        }
+    }
+
+    /// Where the row just read ends in the file, its line end included.
+    fn end_offset(&self) -> u64 {
+        self.plain
+            .as_ref()
+            .map_or(self.row.end_offset, |p| p.end_offset)
+    }
+
     /// Whether the row just read is whole: ended by a line break, with `fields` fields.
     fn whole(&self, fields: usize) -> bool {
-        let row = &self.row;
-        row.terminated && !row.open_quote && !row.too_long() && row.len() == fields
+        match &self.plain {
+            Some(plain) => plain.fields == fields,
+            None => {
+                let row = &self.row;
+                row.terminated && !row.open_quote && !row.too_long() && row.len() == fields
+            }
+        }
     }
 
     /// After a row that is not whole: fine when it was the file's last row, which a crash may
@@ -323,9 +500,13 @@ impl Rows {
         Ok(())
     }
 
-    /// Field `i` of the row just read, as a number.
+    /// Field `i` of the row just read, as a decimal number.
     fn number(&self, i: usize) -> Option<u64> {
-        std::str::from_utf8(self.row.get(i)?).ok()?.parse().ok()
+        let field = self.get(i)?;
+        if field.is_empty() || field.len() > 19 || !field.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        Some(field.iter().fold(0, |n, &d| n * 10 + u64::from(d - b'0')))
     }
 }
 
@@ -398,10 +579,10 @@ impl Scan {
             }
             self.point.solutions_bytes = solutions.keep_bytes;
         }
-        let status = self.status_column.and_then(|i| results.row.get(i));
+        let status = self.status_column.and_then(|i| results.get(i));
         self.point.rows += 1;
         self.point.invalid += u64::from(status == Some(b"invalid"));
-        self.point.keep_bytes = results.row.end_offset;
+        self.point.keep_bytes = results.end_offset();
         Ok(Some(line))
     }
 
@@ -409,7 +590,7 @@ impl Scan {
     fn puzzle(&self) -> &[u8] {
         self.results
             .as_ref()
-            .and_then(|r| r.row.get(self.puzzle_column))
+            .and_then(|r| r.get(self.puzzle_column))
             .unwrap_or_default()
     }
 }
@@ -455,7 +636,7 @@ impl Solutions {
                     rows.read
                 )));
             }
-            end = rows.row.end_offset;
+            end = rows.end_offset();
         }
         self.keep_bytes = end;
         Ok(true)

@@ -6,6 +6,12 @@
 //! the end of a huge file). What `csv-core` leaves to its caller is done here: line numbers
 //! that count every line break (`\n`, `\r\n` or a lone `\r`, inside quoted fields too), and
 //! telling a record that the input ended inside a quoted field.
+//!
+//! A record that is one line with no quote in it (most records of most files, and every row
+//! this tool writes for a puzzle) is split at its commas without `csv-core`, whose state
+//! machine costs about twelve instructions a byte: `--resume` reads every row of the output
+//! again, and only this keeps it a small share of the run it saves (BENCHMARKS.md). Both ways
+//! give the same fields; a test checks them against each other.
 
 use std::io::{self, BufRead};
 
@@ -85,6 +91,12 @@ pub(crate) struct CsvSplitter<R> {
     /// Bytes consumed so far.
     offset: u64,
     started: bool,
+    /// Where the fields of a record past the cap go, to be dropped.
+    scratch: Vec<u8>,
+    scratch_ends: Vec<usize>,
+    /// Whether a record with no quote on one line is split without `csv-core` (off in a
+    /// test that compares the two ways).
+    split_plain_lines: bool,
 }
 
 /// Counts the line breaks in `bytes`: every `\n` and `\r`, but a `\n` right after a `\r`
@@ -116,7 +128,71 @@ impl<R: BufRead> CsvSplitter<R> {
             after_cr: false,
             offset: 0,
             started: false,
+            scratch: Vec::new(),
+            scratch_ends: Vec::new(),
+            split_plain_lines: true,
         }
+    }
+
+    /// The same splitter, splitting every record with `csv-core`.
+    #[cfg(test)]
+    pub(crate) fn always_csv_core(mut self) -> Self {
+        self.split_plain_lines = false;
+        self
+    }
+
+    /// Splits the next record at its commas when it is a line with no quote, all of it
+    /// buffered and within the cap; false, having read nothing, otherwise.
+    fn plain_line(&mut self, row: &mut CsvRow) -> io::Result<bool> {
+        let found = self.next_plain_line(|line| {
+            row.data.clear();
+            row.ends.clear();
+            let mut start = 0;
+            for comma in memchr::memchr_iter(b',', line).chain([line.len()]) {
+                row.data.extend_from_slice(&line[start..comma]);
+                row.ends.push(row.data.len());
+                start = comma + 1;
+            }
+            row.fields = row.ends.len();
+            row.total = line.len() as u64;
+        })?;
+        if found.is_some() {
+            row.open_quote = false;
+            row.terminated = true;
+            row.end_offset = self.offset;
+        }
+        Ok(found.is_some())
+    }
+
+    /// When the next record is a line with no quote, all of it buffered and within the cap:
+    /// hands `f` the line (without its line end), consumes it and returns what `f` gives.
+    /// `None`, having read nothing, otherwise; at the end of the input too.
+    pub(crate) fn next_plain_line<T>(
+        &mut self,
+        f: impl FnOnce(&[u8]) -> T,
+    ) -> io::Result<Option<T>> {
+        if !self.skip_to_record()? {
+            return Ok(None);
+        }
+        let avail = fill_buf!(self.inner);
+        // The line's end, unless a quote comes first.
+        let Some(end) = memchr::memchr3(b'\n', b'\r', b'"', avail) else {
+            return Ok(None);
+        };
+        if avail[end] == b'"' || end > MAX_RECORD_BYTES {
+            return Ok(None);
+        }
+        let out = f(&avail[..end]);
+        self.after_cr = avail[end] == b'\r';
+        self.line += 1;
+        self.offset += end as u64 + 1;
+        self.inner.consume(end + 1);
+        Ok(Some(out))
+    }
+
+    /// Bytes of the input consumed so far.
+    pub(crate) fn offset(&self) -> u64 {
+        self.offset
     }
 
     /// Skips the line breaks before a record (empty lines) and a leading byte order mark;
@@ -131,8 +207,10 @@ impl<R: BufRead> CsvSplitter<R> {
         }
         loop {
             let avail = fill_buf!(self.inner);
-            if avail.is_empty() {
-                return Ok(false);
+            match avail.first() {
+                None => return Ok(false),
+                Some(b'\n' | b'\r') => {}
+                Some(_) => return Ok(true),
             }
             let n = avail
                 .iter()
@@ -155,17 +233,22 @@ impl<R: BufRead> CsvSplitter<R> {
             return Ok(false);
         }
         row.line = self.line + 1;
+        if self.split_plain_lines && self.plain_line(row)? {
+            return Ok(true);
+        }
         row.total = 0;
         row.open_quote = false;
         row.terminated = false;
-        if row.data.is_empty() {
-            row.data.resize(1024, 0);
-            row.ends.resize(16, 0);
-        }
+        // `data` and `ends` are used at their full length while `csv-core` writes into them.
+        let (data_len, ends_len) = (row.data.capacity().max(1024), row.ends.capacity().max(16));
+        row.data.resize(data_len, 0);
+        row.ends.resize(ends_len, 0);
         let (mut out_len, mut ends_len) = (0, 0);
-        // Past the cap, fields go to a scratch buffer and are dropped.
-        let mut scratch = [0u8; 1024];
-        let mut scratch_ends = [0usize; 64];
+        // Past the cap, fields go to the scratch buffers and are dropped.
+        if self.scratch.is_empty() {
+            self.scratch.resize(1024, 0);
+            self.scratch_ends.resize(64, 0);
+        }
         let mut dropping = false;
         // The end of the input is fed to `csv-core` as a line break, which ends the record,
         // unless the record is inside a quoted field: that takes the line break in, and only
@@ -181,7 +264,7 @@ impl<R: BufRead> CsvSplitter<R> {
             };
             let (result, nin, nout, nend) = if dropping {
                 self.core
-                    .read_record(input, &mut scratch, &mut scratch_ends)
+                    .read_record(input, &mut self.scratch, &mut self.scratch_ends)
             } else {
                 self.core
                     .read_record(input, &mut row.data[out_len..], &mut row.ends[ends_len..])

@@ -219,6 +219,8 @@ trait RecordSource: Send {
 /// An opened input: a stream of records plus what is known of its size.
 pub struct Reader {
     records: Box<dyn RecordSource>,
+    /// Records given back ([`Reader::unread`]), read again before the rest.
+    unread: std::collections::VecDeque<Record>,
     name: String,
     /// Bytes read from the underlying file so far (compressed bytes for gzip).
     bytes_read: Arc<AtomicU64>,
@@ -393,6 +395,7 @@ impl Reader {
         };
         Ok(Reader {
             records,
+            unread: Default::default(),
             name,
             bytes_read,
             size,
@@ -414,10 +417,21 @@ impl Reader {
 
     /// Reads the next record.
     pub fn next_record(&mut self) -> Result<Option<Record>, ReadError> {
+        if let Some(record) = self.unread.pop_front() {
+            return Ok(Some(record));
+        }
         self.records.next_record().map_err(|e| ReadError::Io {
             path: self.name.clone(),
             source: e,
         })
+    }
+
+    /// Gives back `records`, read from this reader and not used: they come again, in order,
+    /// before the rest of the input.
+    pub fn unread(&mut self, records: impl IntoIterator<Item = Record>) {
+        let mut records: std::collections::VecDeque<Record> = records.into_iter().collect();
+        records.append(&mut self.unread);
+        self.unread = records;
     }
 
     /// The input's name, for messages.

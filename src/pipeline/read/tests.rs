@@ -321,7 +321,11 @@ type Split = (u64, Vec<Vec<u8>>, u64, bool, bool, u64);
 
 /// Every record of `input` as the splitter gives it, through a buffer of `capacity` bytes.
 fn split(input: &[u8], capacity: usize) -> Vec<Split> {
-    let mut splitter = CsvSplitter::new(BufReader::with_capacity(capacity, input));
+    split_with(CsvSplitter::new(BufReader::with_capacity(capacity, input)))
+}
+
+/// Every record `splitter` gives.
+fn split_with<R: BufRead>(mut splitter: CsvSplitter<R>) -> Vec<Split> {
     let mut row = CsvRow::default();
     let mut out = Vec::new();
     while splitter.next_row(&mut row).unwrap() {
@@ -351,6 +355,9 @@ fn csv_records_do_not_depend_on_where_the_buffer_cuts_the_input() {
         for capacity in [1, 2, 3, 7] {
             assert_eq!(split(&input, capacity), whole, "{input:?} at {capacity}");
         }
+        // Lines with no quote are split without `csv-core`: the same records.
+        let core_only = CsvSplitter::new(BufReader::with_capacity(8192, &input[..]));
+        assert_eq!(split_with(core_only.always_csv_core()), whole, "{input:?}");
         // Only line breaks follow the end of the last record.
         if let Some(last) = whole.last() {
             let rest = &input[last.5 as usize..];
