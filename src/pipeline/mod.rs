@@ -1,9 +1,9 @@
 //! The streaming pipeline, read -> solve -> write, wired together.
 //!
 //! [`run`] opens the input ([`read`]) and the outputs ([`output`], [`resume`]), then has the
-//! scheduler ([`schedule`]) read batches of records on a reader thread, solve them on a rayon
+//! scheduler (`schedule`) read batches of records on a reader thread, solve them on a rayon
 //! pool ([`solve`]) and hand their rows back in input order to the calling thread, which writes
-//! them ([`write`]), flushes at every batch boundary, reports progress and tallies the
+//! them ([`write`](mod@write)), flushes at every batch boundary, reports progress and tallies the
 //! [`Summary`]. Memory stays flat however long the input: only a few batches are in flight.
 
 pub mod output;

@@ -1,6 +1,6 @@
 //! Where a run's rows go, and the checks that keep a run from destroying data.
 //!
-//! Before anything is created or emptied, [`Outputs::open`] makes sure that no output is the
+//! Before anything is created or emptied, `Outputs::open` makes sure that no output is the
 //! input and that the two outputs are not one file, by every route: paths, links, `/dev/fd/N`,
 //! and stdin or stdout redirected to a file (compared by device and inode, not by name). It then
 //! opens the output files without emptying them and takes an exclusive advisory lock on each,
@@ -42,7 +42,7 @@ impl Output {
     }
 
     /// Opens the output for writing, unbuffered: stdout, or a file created or emptied, with
-    /// none of [`Outputs::open`]'s checks (for `generate`, which reads no input).
+    /// none of the checks of a run's outputs (for `generate`, which reads no input).
     pub fn create(&self) -> Result<Box<dyn Write + Send>, RunError> {
         Ok(match self {
             Output::Stdout => Box::new(io::stdout()),

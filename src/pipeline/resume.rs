@@ -2,7 +2,7 @@
 //!
 //! An interrupted run leaves a results file whose rows are a prefix of the full result, one row
 //! per input record, flushed at batch boundaries; at worst the last row is cut short (a crash or
-//! a second Ctrl-C in the middle of a write). [`skip_done`] reads that file with one CSV reader
+//! a second Ctrl-C in the middle of a write). Resuming reads that file with one CSV reader
 //! and the input alongside it: every complete row must be the row of the next input record (the
 //! same line and the same puzzle). The damaged last row, if any, is redone. The pipeline then
 //! cuts the file after the last row kept and appends the rest. Nothing is modified until every

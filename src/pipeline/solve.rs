@@ -2,7 +2,7 @@
 //!
 //! A puzzle found to have no solution is checked for directly conflicting clues, so that its
 //! row can say which unit is at fault. The scheduler runs this on the worker threads, with one
-//! solver per thread ([`SolveWork`]).
+//! solver per thread.
 
 use std::sync::Arc;
 use std::time::Instant;

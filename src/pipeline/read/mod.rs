@@ -1,8 +1,8 @@
 //! The read stage: opening an input (a file or stdin, gzip decompressed on the fly) and turning
 //! it into a stream of [`Record`]s, one per puzzle record, each with the line where it starts.
 //!
-//! One file per format: [`text`] (one puzzle per line), [`csv`] (one column holds the puzzle)
-//! and [`grid`] (blocks of nine rows of nine cells); [`lines`] splits lines for the first and
+//! One file per format: `text` (one puzzle per line), `csv` (one column holds the puzzle)
+//! and `grid` (blocks of nine rows of nine cells); `lines` splits lines for the first and
 //! the last. A record that is not a puzzle becomes [`RecordInput::Invalid`] with the reason,
 //! never an error: only I/O failures and options that do not fit the input stop reading. No
 //! record is held in memory beyond [`MAX_RECORD_BYTES`], so memory stays flat whatever the
