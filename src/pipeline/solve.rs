@@ -111,16 +111,12 @@ pub struct Row {
 }
 
 impl Row {
-    /// The row of a record whose search was stopped before it ended: it is not written.
-    pub fn stopped(record: Record) -> Row {
+    /// The row of a record that was not searched: `status` with `outcome`, nothing else.
+    fn unsearched(record: Record, status: Status, outcome: Outcome) -> Row {
         Row {
             record,
-            status: Status::Aborted,
-            outcome: Outcome {
-                aborted: true,
-                stopped: true,
-                ..Outcome::default()
-            },
+            status,
+            outcome,
             time_ns: 0,
             conflict: None,
             all_solutions: Vec::new(),
@@ -128,6 +124,16 @@ impl Row {
             reserved: 0,
             redundant_clues: Vec::new(),
         }
+    }
+
+    /// The row of a record whose search was stopped before it ended: it is not written.
+    pub fn stopped(record: Record) -> Row {
+        let outcome = Outcome {
+            aborted: true,
+            stopped: true,
+            ..Outcome::default()
+        };
+        Row::unsearched(record, Status::Aborted, outcome)
     }
 
     /// The text for the `error` column: the parse error, the conflicting unit, or nothing.
@@ -155,17 +161,7 @@ fn solve_emitting(
     let puzzle = match &record.input {
         RecordInput::Puzzle(g) => *g,
         RecordInput::Invalid { .. } => {
-            return Row {
-                record,
-                status: Status::Invalid,
-                outcome: Outcome::default(),
-                time_ns: 0,
-                conflict: None,
-                all_solutions: Vec::new(),
-                emitted: 0,
-                reserved: 0,
-                redundant_clues: Vec::new(),
-            };
+            return Row::unsearched(record, Status::Invalid, Outcome::default());
         }
     };
     let start = Instant::now();

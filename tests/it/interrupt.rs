@@ -5,11 +5,11 @@
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command as StdCommand, ExitStatus, Output, Stdio};
+use std::process::{Command as StdCommand, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{HEADER, assert_same, bin, exe, mixed_records, sample, sample_puzzles, solve};
-use crate::util::{strip_times, write};
+use crate::util::{HEADER, assert_same, bin, exe, exits_within_10_s, mixed_records, sample};
+use crate::util::{sample_puzzles, send, solve, strip_times, write};
 
 /// What a run of `solve -o OUTPUT` (with `--limit limit`, and `--emit-solutions` when asked)
 /// keeps beside OUTPUT until it finishes, the options that shape its rows, written as such a
@@ -39,31 +39,6 @@ fn solve_into(output: &Path, input: &Path, resume: bool) -> Output {
         cmd.arg("--resume");
     }
     cmd.output().unwrap()
-}
-
-/// Sends `signal` (`INT`, `TERM`, `HUP`) to `child` with `kill`.
-fn send(signal: &str, child: &Child) {
-    let kill = StdCommand::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(kill.success());
-}
-
-/// Waits for `child` to exit; fails (and kills it) when it is still running 10 s later.
-fn exits_within_10_s(child: &mut Child, after: &str) -> ExitStatus {
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if started.elapsed() > Duration::from_secs(10) {
-            child.kill().unwrap();
-            panic!("still running 10 s after {after}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// Starts a solve of `input` into `output`, waits for some rows to appear, sends `signal` and

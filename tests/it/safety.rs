@@ -6,7 +6,8 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{PUZZLE, bin, exe, gzip, sample, sample_puzzles, stderr, write};
+use crate::util::{PUZZLE, bin, exe, exits_within_10_s, gzip, sample, sample_puzzles, send};
+use crate::util::{stderr, write};
 
 /// A run refused with exit 2 whose message says `what`, the input left as it was.
 fn assert_refused(out: &std::process::Output, what: &str, input: &Path, before: &[u8]) {
@@ -309,21 +310,8 @@ fn ctrl_c_while_a_fifo_waits_for_its_writer_exits_promptly() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(300));
-    let kill = StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status();
-    assert!(kill.unwrap().success());
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "still waiting 5 s after Ctrl-C"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    send("INT", &child);
+    let status = exits_within_10_s(&mut child, "Ctrl-C");
     assert_eq!(status.code(), Some(130));
 }
 

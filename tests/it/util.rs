@@ -3,7 +3,8 @@
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Child, Command as StdCommand, ExitStatus, Output};
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use sudoku_batch::Grid;
@@ -315,4 +316,29 @@ pub fn corpus_sample(dir: &Path, name: &str, step: usize, rng: &mut Rng) -> Vec<
             Symmetry::random(rng).apply(&p)
         })
         .collect()
+}
+
+/// Sends `signal` (`INT`, `TERM`, `HUP`) to `child` with `kill`.
+pub fn send(signal: &str, child: &Child) {
+    let kill = StdCommand::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(kill.success());
+}
+
+/// Waits for `child` to exit; fails (and kills it) when it is still running 10 s later.
+pub fn exits_within_10_s(child: &mut Child, after: &str) -> ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("still running 10 s after {after}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
