@@ -27,6 +27,7 @@ pub mod explain;
 pub mod fuzz_targets;
 pub mod generate;
 pub mod grid;
+pub mod logic;
 pub mod pipeline;
 pub mod progress;
 pub mod solver;

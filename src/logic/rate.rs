@@ -1,0 +1,262 @@
+//! The ladder of techniques and the step loop that turns it into ER, EP and ED.
+//!
+//! Like Sudoku Explainer, every step starts again at the bottom of the ladder and applies the
+//! first hint of the first technique that finds one. The ladder's order is Sudoku Explainer's
+//! producer order, which is not quite the order of the ratings (an X-Wing at 3.2 is tried
+//! before a hidden pair at 3.4): a puzzle's path, and so sometimes its rating, depends on it.
+
+use super::board::{Board, Cells, cells_of};
+use super::technique::{Hint, Technique};
+use super::{Budget, GradeError, Rating, Ruleset, Step};
+use super::{exclusion, singles, subsets, uniqueness, wings};
+
+/// One rung of the ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rung {
+    HiddenSingle,
+    DirectLocking,
+    DirectHiddenPair,
+    NakedSingle,
+    DirectHiddenTriplet,
+    Locking,
+    NakedPair,
+    XWing,
+    HiddenPair,
+    NakedTriplet,
+    Swordfish,
+    HiddenTriplet,
+    XYWing,
+    XYZWing,
+    UniqueLoops,
+    NakedQuad,
+    Jellyfish,
+    HiddenQuad,
+    Bug,
+    AlignedPair,
+    AlignedTriplet,
+}
+
+/// Sudoku Explainer 1.2.1's ladder, in its producer order.
+const CLASSIC: &[Rung] = &[
+    Rung::HiddenSingle,
+    Rung::DirectLocking,
+    Rung::DirectHiddenPair,
+    Rung::NakedSingle,
+    Rung::DirectHiddenTriplet,
+    Rung::Locking,
+    Rung::NakedPair,
+    Rung::XWing,
+    Rung::HiddenPair,
+    Rung::NakedTriplet,
+    Rung::Swordfish,
+    Rung::HiddenTriplet,
+    Rung::XYWing,
+    Rung::XYZWing,
+    Rung::UniqueLoops,
+    Rung::NakedQuad,
+    Rung::Jellyfish,
+    Rung::HiddenQuad,
+    Rung::Bug,
+    Rung::AlignedPair,
+    Rung::AlignedTriplet,
+];
+
+/// Scratch memory kept between puzzles.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    loops: uniqueness::LoopScratch,
+    aligned: Vec<(u8, Cells)>,
+}
+
+fn ladder(ruleset: Ruleset) -> &'static [Rung] {
+    match ruleset {
+        Ruleset::Sukaku | Ruleset::Classic => CLASSIC,
+    }
+}
+
+fn find(rung: Rung, b: &Board, s: &mut Scratch) -> Option<Hint> {
+    match rung {
+        Rung::HiddenSingle => singles::hidden_single(b),
+        Rung::DirectLocking => singles::direct_locking(b),
+        Rung::DirectHiddenPair => singles::direct_hidden_set(b, 2),
+        Rung::NakedSingle => singles::naked_single(b),
+        Rung::DirectHiddenTriplet => singles::direct_hidden_set(b, 3),
+        Rung::Locking => subsets::locking(b),
+        Rung::NakedPair => subsets::naked_set(b, 2),
+        Rung::XWing => subsets::fish(b, 2),
+        Rung::HiddenPair => subsets::hidden_set(b, 2),
+        Rung::NakedTriplet => subsets::naked_set(b, 3),
+        Rung::Swordfish => subsets::fish(b, 3),
+        Rung::HiddenTriplet => subsets::hidden_set(b, 3),
+        Rung::XYWing => wings::xy_wing(b, false),
+        Rung::XYZWing => wings::xy_wing(b, true),
+        Rung::UniqueLoops => uniqueness::unique_loops(b, &mut s.loops),
+        Rung::NakedQuad => subsets::naked_set(b, 4),
+        Rung::Jellyfish => subsets::fish(b, 4),
+        Rung::HiddenQuad => subsets::hidden_set(b, 4),
+        Rung::Bug => uniqueness::bug(b),
+        Rung::AlignedPair => exclusion::aligned_pair(b, &mut s.aligned),
+        Rung::AlignedTriplet => exclusion::aligned_triplet(b, &mut s.aligned),
+    }
+}
+
+/// Applies a hint; false when it changes nothing (which would make the loop spin).
+fn apply(b: &mut Board, h: &Hint) -> bool {
+    let mut changed = false;
+    for d in 0..9 {
+        for c in cells_of(h.elim[d]) {
+            changed |= b.remove(c, d);
+        }
+    }
+    if let Some((cell, d)) = h.place {
+        let (cell, d) = (cell as usize, d as usize);
+        if b.value[cell] == 0 && b.has(cell, d) {
+            b.place(cell, d);
+            changed = true;
+        }
+    }
+    changed
+}
+
+fn to_step(h: &Hint) -> Step {
+    let mut eliminations = Vec::new();
+    for d in 0..9 {
+        for c in cells_of(h.elim[d]) {
+            eliminations.push((c as u8, d as u8 + 1));
+        }
+    }
+    eliminations.sort_unstable();
+    Step {
+        technique: h.tech,
+        rating: h.tenths(),
+        placements: h.place.map(|(c, d)| (c, d + 1)).into_iter().collect(),
+        eliminations,
+        cells: cells_of(h.cells).map(|c| c as u8).collect(),
+    }
+}
+
+/// Number of [`Technique`] variants, for per-technique counters.
+const TECHNIQUES: usize = Technique::NestedForcingChain as usize + 1;
+
+/// Solves `board` step by step and rates it; records the steps when asked.
+pub(crate) fn run(
+    mut board: Board,
+    ruleset: Ruleset,
+    budget: &Budget,
+    scratch: &mut Scratch,
+    mut steps: Option<&mut Vec<Step>>,
+) -> Result<Rating, GradeError> {
+    let rungs = ladder(ruleset);
+    let (mut er, mut ep, mut ed) = (0.0f64, 0.0f64, 0.0f64);
+    let mut hardest = Technique::FullHouse;
+    let mut count = [0u32; TECHNIQUES];
+    let mut lowest = [u16::MAX; TECHNIQUES];
+    let mut nsteps = 0u32;
+    while !board.is_solved() {
+        if budget.spent() {
+            return Err(GradeError::Aborted);
+        }
+        let hint = rungs
+            .iter()
+            .find_map(|&r| find(r, &board, scratch))
+            .ok_or(GradeError::TooHard)?;
+        if hint.diff > er {
+            er = hint.diff;
+            hardest = hint.tech;
+        }
+        if !apply(&mut board, &hint) {
+            // A hint that changes nothing would be found again forever.
+            return Err(GradeError::TooHard);
+        }
+        nsteps += 1;
+        let t = hint.tech as usize;
+        count[t] += 1;
+        lowest[t] = lowest[t].min(hint.tenths());
+        if ep == 0.0 {
+            if ed == 0.0 {
+                ed = er;
+            }
+            if hint.place.is_some() {
+                ep = er;
+            }
+        }
+        if let Some(steps) = steps.as_deref_mut() {
+            steps.push(to_step(&hint));
+        }
+    }
+    let mut techniques: Vec<(Technique, u32)> = (0..TECHNIQUES)
+        .filter(|&t| count[t] > 0)
+        .map(|t| (TECHNIQUE_LIST[t], count[t]))
+        .collect();
+    techniques.sort_by_key(|&(t, _)| (lowest[t as usize], t));
+    let tenths = |x: f64| (x * 10.0).round() as u16;
+    Ok(Rating {
+        er: tenths(er),
+        ep: tenths(ep),
+        ed: tenths(ed),
+        hardest,
+        steps: nsteps,
+        techniques,
+    })
+}
+
+/// Every technique, indexed by its discriminant.
+static TECHNIQUE_LIST: [Technique; TECHNIQUES] = {
+    use Technique::*;
+    [
+        FullHouse,
+        HiddenSingleBox,
+        HiddenSingleLine,
+        DirectPointing,
+        DirectClaiming,
+        DirectHiddenPair,
+        NakedSingle,
+        DirectHiddenTriplet,
+        Pointing,
+        Claiming,
+        NakedPair,
+        XWing,
+        HiddenPair,
+        NakedTriplet,
+        Swordfish,
+        HiddenTriplet,
+        Skyscraper,
+        TwoStringKite,
+        TwoStrongLinks,
+        XYWing,
+        XYZWing,
+        UniqueLoop1,
+        UniqueLoop2,
+        UniqueLoop3,
+        UniqueLoop4,
+        NakedQuad,
+        Jellyfish,
+        HiddenQuad,
+        ThreeStrongLinks,
+        WXYZWing,
+        Bug1,
+        Bug2,
+        Bug3,
+        Bug4,
+        FourStrongLinks,
+        VWXYZWing,
+        AlignedPairExclusion,
+        UVWXYZWing,
+        XCycle,
+        YCycle,
+        ForcingXChain,
+        BidirectionalCycle,
+        ForcingChain,
+        TUVWXYZWing,
+        AlignedTripletExclusion,
+        NishioForcingChain,
+        CellForcingChain,
+        RegionForcingChain,
+        DynamicContradictionChain,
+        DynamicDoubleChain,
+        DynamicCellChain,
+        DynamicRegionChain,
+        DynamicForcingChainPlus,
+        NestedForcingChain,
+    ]
+};

@@ -1,0 +1,208 @@
+//! Singles and their "direct" variants: full house, hidden and naked singles, and the
+//! intersections and hidden pairs or triplets that Sudoku Explainer counts only for the hidden
+//! single they leave behind.
+//!
+//! Every function returns the first hint in Sudoku Explainer's search order (units as boxes,
+//! then columns, then rows; digits upwards), because the rater applies the first hint found.
+
+use super::board::{BOX0, Board, COL0, ROW0, UNIT_MASK, bit, cells_of};
+use super::technique::{Hint, Technique};
+
+/// Boxes, then columns, then rows: the order in which Sudoku Explainer walks the units for
+/// singles and subsets.
+pub(crate) static BOX_COL_ROW: [usize; 27] = {
+    let mut out = [0usize; 27];
+    let mut i = 0;
+    while i < 9 {
+        out[i] = BOX0 + i;
+        out[9 + i] = COL0 + i;
+        out[18 + i] = ROW0 + i;
+        i += 1;
+    }
+    out
+};
+
+fn placement(tech: Technique, diff: f64, cell: usize, d: usize, cells: u128) -> Hint {
+    let mut h = Hint::new(tech, diff);
+    h.place = Some((cell as u8, d as u8));
+    h.cells = cells;
+    h
+}
+
+/// Full house (a unit with one empty cell, 1.0), else a hidden single in a box (1.2), a
+/// column or a row (1.5).
+pub(crate) fn hidden_single(b: &Board) -> Option<Hint> {
+    for alone_pass in [true, false] {
+        for &u in &BOX_COL_ROW {
+            let alone = b.empty_in(u) == 1;
+            if alone != alone_pass {
+                continue;
+            }
+            let mask = UNIT_MASK[u];
+            for d in 0..9 {
+                let p = b.digit[d] & mask;
+                if p.count_ones() == 1 {
+                    let cell = p.trailing_zeros() as usize;
+                    let (tech, diff) = if alone {
+                        (Technique::FullHouse, 1.0)
+                    } else if u < ROW0 {
+                        (Technique::HiddenSingleBox, 1.2)
+                    } else {
+                        (Technique::HiddenSingleLine, 1.5)
+                    };
+                    return Some(placement(tech, diff, cell, d, mask & b.empty));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A cell with one candidate (2.3).
+pub(crate) fn naked_single(b: &Board) -> Option<Hint> {
+    for c in cells_of(b.empty) {
+        if b.cell[c].count_ones() == 1 {
+            let d = b.cell[c].trailing_zeros() as usize;
+            return Some(placement(Technique::NakedSingle, 2.3, c, d, bit(c)));
+        }
+    }
+    None
+}
+
+/// The unit pairs (first, second) of Sudoku Explainer's intersection search, in its order:
+/// box and column, box and row, column and box, row and box. The candidates of the first unit
+/// lie in the second.
+pub(crate) const INTERSECTION_KINDS: [(usize, usize); 4] =
+    [(BOX0, COL0), (BOX0, ROW0), (COL0, BOX0), (ROW0, BOX0)];
+
+/// Pointing or claiming that leaves a hidden single in a unit of the first kind: direct
+/// pointing (1.7) for boxes, direct claiming (1.9) for lines.
+pub(crate) fn direct_locking(b: &Board) -> Option<Hint> {
+    for (k1, k2) in INTERSECTION_KINDS {
+        for d in 0..9 {
+            for i1 in 0..9 {
+                let r1 = UNIT_MASK[k1 + i1];
+                let p1 = b.digit[d] & r1;
+                if p1.count_ones() < 2 {
+                    continue;
+                }
+                for i2 in 0..9 {
+                    let r2 = UNIT_MASK[k2 + i2];
+                    if r1 & r2 == 0 || p1 & !r2 != 0 {
+                        continue;
+                    }
+                    // The digit is locked in r1 & r2: it leaves the rest of r2. A unit of the
+                    // first kind crossing r2 may be left with one place.
+                    for i3 in 0..9 {
+                        let r3 = UNIT_MASK[k1 + i3];
+                        if i3 == i1 || r3 & r2 == 0 {
+                            continue;
+                        }
+                        let p3 = b.digit[d] & r3;
+                        if p3.count_ones() > 1 && (p3 & !r2).count_ones() == 1 {
+                            let cell = (p3 & !r2).trailing_zeros() as usize;
+                            let (tech, diff) = if k1 == BOX0 {
+                                (Technique::DirectPointing, 1.7)
+                            } else {
+                                (Technique::DirectClaiming, 1.9)
+                            };
+                            return Some(placement(tech, diff, cell, d, p1 | bit(cell)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The subsets of `k` elements of `0..n` in Sudoku Explainer's order (colexicographic:
+/// by largest element first), as bit masks.
+pub(crate) fn combinations(k: u32, n: u32) -> impl Iterator<Item = u32> {
+    // Like Sudoku Explainer's enumeration, nothing at all from an empty range.
+    let mut next = if k <= n && n > 0 {
+        Some((1u32 << k) - 1)
+    } else {
+        None
+    };
+    std::iter::from_fn(move || {
+        let v = next?;
+        next = if v == 0 {
+            None
+        } else {
+            // Gosper's hack: the next larger number with as many bits set.
+            let c = v & v.wrapping_neg();
+            let r = v + c;
+            let n2 = (((r ^ v) >> 2) / c) | r;
+            if n2 >> n != 0 { None } else { Some(n2) }
+        };
+        Some(v)
+    })
+}
+
+/// A hidden pair (2.0) or triplet (2.5) that leaves a hidden single in its unit: the set's
+/// digits take its cells, and some other digit has one place left outside them.
+pub(crate) fn direct_hidden_set(b: &Board, degree: u32) -> Option<Hint> {
+    let (tech, diff) = if degree == 2 {
+        (Technique::DirectHiddenPair, 2.0)
+    } else {
+        (Technique::DirectHiddenTriplet, 2.5)
+    };
+    for &u in &BOX_COL_ROW {
+        if b.empty_in(u) <= degree {
+            continue;
+        }
+        let mask = UNIT_MASK[u];
+        for set in combinations(degree, 9) {
+            let Some(common) = hidden_set_cells(b, mask, set) else {
+                continue;
+            };
+            if common.count_ones() != degree {
+                continue;
+            }
+            for d in 0..9 {
+                if set & (1 << d) != 0 {
+                    continue;
+                }
+                let p = b.digit[d] & mask;
+                if p.count_ones() > 1 && (p & !common).count_ones() == 1 {
+                    let cell = (p & !common).trailing_zeros() as usize;
+                    return Some(placement(tech, diff, cell, d, common | bit(cell)));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The cells that the digits of `set` (bit d for digit d+1) occupy in the unit `mask`, each
+/// digit having at least two places there; `None` otherwise.
+#[inline]
+pub(crate) fn hidden_set_cells(b: &Board, mask: u128, set: u32) -> Option<u128> {
+    let mut common = 0u128;
+    let mut s = set;
+    while s != 0 {
+        let d = s.trailing_zeros() as usize;
+        s &= s - 1;
+        let p = b.digit[d] & mask;
+        if p.count_ones() <= 1 {
+            return None;
+        }
+        common |= p;
+    }
+    Some(common)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_in_colex_order() {
+        let pairs: Vec<u32> = combinations(2, 4).collect();
+        assert_eq!(pairs, vec![0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100]);
+        assert_eq!(combinations(3, 9).count(), 84);
+        assert_eq!(combinations(0, 5).collect::<Vec<_>>(), vec![0]);
+        assert_eq!(combinations(9, 9).collect::<Vec<_>>(), vec![0x1ff]);
+    }
+}
