@@ -37,6 +37,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod board;
+mod chains;
 mod exclusion;
 mod rate;
 mod singles;

@@ -8,7 +8,7 @@
 use super::board::{Board, Cells, cells_of};
 use super::technique::{Hint, Technique};
 use super::{Budget, GradeError, Rating, Ruleset, Step};
-use super::{exclusion, singles, subsets, uniqueness, wings};
+use super::{chains, exclusion, singles, subsets, uniqueness, wings};
 
 /// One rung of the ladder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +33,12 @@ enum Rung {
     HiddenQuad,
     Bug,
     AlignedPair,
+    Chains,
     AlignedTriplet,
+    Nishio,
+    Multiple,
+    Dynamic,
+    DynamicPlus,
 }
 
 /// Sudoku Explainer 1.2.1's ladder, in its producer order.
@@ -58,7 +63,12 @@ const CLASSIC: &[Rung] = &[
     Rung::HiddenQuad,
     Rung::Bug,
     Rung::AlignedPair,
+    Rung::Chains,
     Rung::AlignedTriplet,
+    Rung::Nishio,
+    Rung::Multiple,
+    Rung::Dynamic,
+    Rung::DynamicPlus,
 ];
 
 /// Scratch memory kept between puzzles.
@@ -66,6 +76,8 @@ const CLASSIC: &[Rung] = &[
 pub(crate) struct Scratch {
     loops: uniqueness::LoopScratch,
     aligned: Vec<(u8, Cells)>,
+    unary: chains::unary::Unary,
+    multiple: chains::multiple::Multiple,
 }
 
 fn ladder(ruleset: Ruleset) -> &'static [Rung] {
@@ -74,8 +86,14 @@ fn ladder(ruleset: Ruleset) -> &'static [Rung] {
     }
 }
 
-fn find(rung: Rung, b: &Board, s: &mut Scratch) -> Option<Hint> {
-    match rung {
+fn find(
+    rung: Rung,
+    b: &Board,
+    s: &mut Scratch,
+    budget: &Budget,
+) -> Result<Option<Hint>, GradeError> {
+    use chains::multiple::Kind;
+    Ok(match rung {
         Rung::HiddenSingle => singles::hidden_single(b),
         Rung::DirectLocking => singles::direct_locking(b),
         Rung::DirectHiddenPair => singles::direct_hidden_set(b, 2),
@@ -97,7 +115,16 @@ fn find(rung: Rung, b: &Board, s: &mut Scratch) -> Option<Hint> {
         Rung::Bug => uniqueness::bug(b),
         Rung::AlignedPair => exclusion::aligned_pair(b, &mut s.aligned),
         Rung::AlignedTriplet => exclusion::aligned_triplet(b, &mut s.aligned),
-    }
+        Rung::Chains => {
+            let mut best = chains::unary::Best::none();
+            s.unary.find(b, &mut best);
+            best.hint
+        }
+        Rung::Nishio => s.multiple.find(b, Kind::Nishio, budget)?,
+        Rung::Multiple => s.multiple.find(b, Kind::Multiple, budget)?,
+        Rung::Dynamic => s.multiple.find(b, Kind::Dynamic(0), budget)?,
+        Rung::DynamicPlus => s.multiple.find(b, Kind::Dynamic(1), budget)?,
+    })
 }
 
 /// Applies a hint; false when it changes nothing (which would make the loop spin).
@@ -156,10 +183,14 @@ pub(crate) fn run(
         if budget.spent() {
             return Err(GradeError::Aborted);
         }
-        let hint = rungs
-            .iter()
-            .find_map(|&r| find(r, &board, scratch))
-            .ok_or(GradeError::TooHard)?;
+        let mut found = None;
+        for &r in rungs {
+            if let Some(h) = find(r, &board, scratch, budget)? {
+                found = Some(h);
+                break;
+            }
+        }
+        let hint = found.ok_or(GradeError::TooHard)?;
         if hint.diff > er {
             er = hint.diff;
             hardest = hint.tech;

@@ -1,0 +1,360 @@
+//! Bidirectional cycles and forcing chains on a fixed grid: X (links of one digit), Y
+//! (bivalue cells) and both together, rated 6.5 to 7.0 plus length.
+//!
+//! Sudoku Explainer searches three passes (X, then Y, then XY), from every candidate in cell
+//! order, and sorts all the hints by rating, length and kind; the first is applied. We search
+//! in the same order and keep the best hint so far, which lets every search stop at the
+//! length where it could no longer beat it: the winner is the same, found with less work.
+//!
+//! A forcing chain's potentials are unique (the first discovery of a potential is kept), so
+//! its length is its depth in a level-by-level search. A cycle search keeps every path to an
+//! "off" potential that does not pass through that potential already, as Sudoku Explainer
+//! does, because each such path can close its own cycle.
+
+use super::super::board::{Board, CELL_UNITS, PEERS, UNIT_MASK, bit, cells_of, digits_of};
+use super::super::technique::{Hint, Technique};
+use super::{KEYS, SortKey, cell_of, conjugate, digit_of, is_on, key};
+
+/// The consequences of an "on" potential: the cell's other candidates (Y links only), then
+/// the digit's other places in the box, the row and the column, in that order.
+#[inline]
+pub(crate) fn on_to_off(b: &Board, k: usize, y: bool, out: &mut [u16; 32]) -> usize {
+    let (c, d) = (cell_of(k), digit_of(k));
+    let mut n = 0;
+    if y {
+        for e in digits_of(b.cell[c] & !(1 << d)) {
+            out[n] = key(c, e, false) as u16;
+            n += 1;
+        }
+    }
+    let u = CELL_UNITS[c];
+    let bx = UNIT_MASK[u[0] as usize];
+    let sets = [
+        b.digit[d] & bx & !bit(c),
+        b.digit[d] & UNIT_MASK[u[1] as usize] & !bx,
+        b.digit[d] & UNIT_MASK[u[2] as usize] & !bx,
+    ];
+    for s in sets {
+        for x in cells_of(s) {
+            out[n] = key(x, d, false) as u16;
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The consequences of an "off" potential: the cell's other candidate if it has two (Y),
+/// then the digit's only other place in the box, the row or the column (X).
+#[inline]
+pub(crate) fn off_to_on(b: &Board, k: usize, y: bool, x: bool, out: &mut [u16; 4]) -> usize {
+    let (c, d) = (cell_of(k), digit_of(k));
+    let mut n = 0;
+    if y && b.cell[c].count_ones() == 2 {
+        let other = (b.cell[c] & !(1 << d)).trailing_zeros() as usize;
+        out[n] = key(c, other, true) as u16;
+        n += 1;
+    }
+    if x {
+        for &u in &CELL_UNITS[c] {
+            let rest = b.digit[d] & UNIT_MASK[u as usize] & !bit(c);
+            if rest.count_ones() == 1 {
+                let kk = key(rest.trailing_zeros() as usize, d, true) as u16;
+                if !out[..n].contains(&kk) {
+                    out[n] = kk;
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Scratch memory of the unary search, kept between calls.
+pub(crate) struct Unary {
+    epoch: u32,
+    /// Per key: the search generation that reached it.
+    stamp: Vec<u32>,
+    /// Per key: the key it was reached from (forcing chains), or for "on" keys in a cycle
+    /// search, the index of the "off" path node it was reached from.
+    parent: Vec<u32>,
+    /// Cycle search "off" nodes: (key, parent "on" key).
+    objs: Vec<(u16, u16)>,
+    cur: Vec<u16>,
+    next: Vec<u16>,
+    path: Vec<u16>,
+}
+
+impl Default for Unary {
+    fn default() -> Self {
+        Unary {
+            epoch: 0,
+            stamp: vec![0; KEYS],
+            parent: vec![NONE; KEYS],
+            objs: Vec::new(),
+            cur: Vec::new(),
+            next: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+}
+
+/// The best hint so far and its sort key.
+pub(crate) struct Best {
+    pub key: SortKey,
+    pub hint: Option<Hint>,
+}
+
+impl Best {
+    /// No hint yet: everything beats it.
+    pub fn none() -> Best {
+        Best {
+            key: SortKey {
+                diff: f64::INFINITY,
+                complexity: u32::MAX,
+                rank: u8::MAX,
+            },
+            hint: None,
+        }
+    }
+
+    /// True when a hint with key `k` would replace the best.
+    #[inline]
+    pub fn beaten_by(&self, k: &SortKey) -> bool {
+        k.before(&self.key)
+    }
+}
+
+impl Unary {
+    fn next_gen(&mut self) -> u32 {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.fill(0);
+            self.epoch = 1;
+        }
+        self.epoch
+    }
+
+    /// The best cycle or forcing chain, searching X, then Y, then XY links.
+    pub fn find(&mut self, b: &Board, best: &mut Best) {
+        for (y, x) in [(false, true), (true, false), (true, true)] {
+            for c in cells_of(b.empty) {
+                let n = b.cell[c].count_ones();
+                if n < 2 || (!x && n > 2) {
+                    continue;
+                }
+                for d in digits_of(b.cell[c]) {
+                    let source = key(c, d, true);
+                    self.cycles(b, source, y, x, best);
+                    if x {
+                        self.forcing(b, source, y, best);
+                        self.forcing(b, conjugate(source), y, best);
+                    }
+                }
+            }
+        }
+    }
+
+    fn kind(y: bool, x: bool) -> (u8, Technique, Technique) {
+        match (y, x) {
+            (true, true) => (4, Technique::BidirectionalCycle, Technique::ForcingChain),
+            (true, false) => (3, Technique::YCycle, Technique::ForcingChain),
+            _ => (2, Technique::XCycle, Technique::ForcingXChain),
+        }
+    }
+
+    /// A forcing chain from `source`: the search stops at the first potential that
+    /// contradicts the source (its conjugate), which proves the opposite of the source.
+    fn forcing(&mut self, b: &Board, source: usize, y: bool, best: &mut Best) {
+        let base = if y { 7.0 } else { 6.6 };
+        let (rank, _, tech) = Self::kind(y, true);
+        let epoch = self.next_gen();
+        self.stamp[source] = epoch;
+        self.parent[source] = NONE;
+        self.cur.clear();
+        self.cur.push(source as u16);
+        let target = conjugate(source);
+        let mut level = 0u32;
+        let mut buf = [0u16; 32];
+        let mut buf4 = [0u16; 4];
+        while !self.cur.is_empty() {
+            // Nodes made now sit at level + 1: a target there rests on level + 2 potentials.
+            if !best.beaten_by(&SortKey::new(base, level + 2, rank)) {
+                return;
+            }
+            self.next.clear();
+            for i in 0..self.cur.len() {
+                let p = self.cur[i] as usize;
+                let n = if is_on(p) {
+                    on_to_off(b, p, y, &mut buf)
+                } else {
+                    let n = off_to_on(b, p, y, true, &mut buf4);
+                    buf[..n].copy_from_slice(&buf4[..n]);
+                    n
+                };
+                for &q in &buf[..n] {
+                    let q = q as usize;
+                    if q == target {
+                        self.parent[q] = p as u32;
+                        self.stamp[q] = epoch;
+                        let key = SortKey::new(base, level + 2, rank);
+                        let mut h = Hint::new(tech, key.diff);
+                        let (c, d) = (cell_of(q), digit_of(q));
+                        if is_on(q) {
+                            for e in digits_of(b.cell[c] & !(1 << d)) {
+                                h.elim[e] = bit(c);
+                            }
+                            h.place = Some((c as u8, d as u8));
+                        } else {
+                            h.elim[d] = bit(c);
+                        }
+                        h.cells = self.chain_cells(q);
+                        if h.is_worth() && best.beaten_by(&key) {
+                            best.key = key;
+                            best.hint = Some(h);
+                        }
+                        return;
+                    }
+                    if self.stamp[q] != epoch {
+                        self.stamp[q] = epoch;
+                        self.parent[q] = p as u32;
+                        self.next.push(q as u16);
+                    }
+                }
+            }
+            std::mem::swap(&mut self.cur, &mut self.next);
+            level += 1;
+        }
+    }
+
+    fn chain_cells(&self, mut k: usize) -> u128 {
+        let mut cells = 0u128;
+        loop {
+            cells |= bit(cell_of(k));
+            let p = self.parent[k];
+            if p == NONE {
+                return cells;
+            }
+            k = p as usize;
+        }
+    }
+
+    /// True when the "off" key `q` lies on the path that leads to the "on" key `p`.
+    fn on_path(&self, mut p: usize, q: usize) -> bool {
+        loop {
+            let o = self.parent[p];
+            if o == NONE {
+                return false;
+            }
+            let (ok, op) = self.objs[o as usize];
+            if ok as usize == q {
+                return true;
+            }
+            p = op as usize;
+        }
+    }
+
+    /// Cycles through `source` (an "on" key).
+    fn cycles(&mut self, b: &Board, source: usize, y: bool, x: bool, best: &mut Best) {
+        let base = if y && x { 7.0 } else { 6.5 };
+        let (rank, tech, _) = Self::kind(y, x);
+        let epoch = self.next_gen();
+        self.stamp[source] = epoch;
+        self.parent[source] = NONE;
+        self.objs.clear();
+        self.cur.clear();
+        self.cur.push(source as u16);
+        let mut buf = [0u16; 32];
+        let mut buf4 = [0u16; 4];
+        let mut iteration = 0u32;
+        while !self.cur.is_empty() {
+            iteration += 1;
+            // Cycles closed in this iteration rest on 2 * iteration potentials.
+            let length = 2 * iteration;
+            if iteration >= 2 && !best.beaten_by(&SortKey::new(base, length, rank)) {
+                return;
+            }
+            let first = self.objs.len();
+            for i in 0..self.cur.len() {
+                let p = self.cur[i] as usize;
+                let n = on_to_off(b, p, y, &mut buf);
+                for &q in &buf[..n] {
+                    if !self.on_path(p, q as usize) {
+                        self.objs.push((q, p as u16));
+                    }
+                }
+            }
+            self.next.clear();
+            for oi in first..self.objs.len() {
+                let q = self.objs[oi].0 as usize;
+                let n = off_to_on(b, q, y, x, &mut buf4);
+                for &r in &buf4[..n] {
+                    let r = r as usize;
+                    if iteration >= 2 && r == source {
+                        let key = SortKey::new(base, length, rank);
+                        if best.beaten_by(&key) {
+                            if let Some(h) = self.cycle_hint(b, oi, source, tech, key.diff) {
+                                best.key = key;
+                                best.hint = Some(h);
+                            }
+                        }
+                    }
+                    if self.stamp[r] != epoch {
+                        self.stamp[r] = epoch;
+                        self.parent[r] = oi as u32;
+                        self.next.push(r as u16);
+                    }
+                }
+            }
+            std::mem::swap(&mut self.cur, &mut self.next);
+        }
+    }
+
+    /// The eliminations of the cycle closed by "off" node `oi`: candidates that see an "on"
+    /// potential of the cycle and an "off" potential of the same digit.
+    fn cycle_hint(
+        &mut self,
+        b: &Board,
+        oi: usize,
+        source: usize,
+        tech: Technique,
+        diff: f64,
+    ) -> Option<Hint> {
+        self.path.clear();
+        self.path.push(source as u16);
+        let mut o = oi;
+        loop {
+            let (ok, op) = self.objs[o];
+            self.path.push(ok);
+            let op = op as usize;
+            let po = self.parent[op];
+            if po == NONE {
+                break;
+            }
+            self.path.push(op as u16);
+            o = po as usize;
+        }
+        let mut cells = 0u128;
+        for &k in &self.path {
+            cells |= bit(cell_of(k as usize));
+        }
+        let mut forw = [0u128; 9];
+        let mut back = [0u128; 9];
+        for &k in &self.path {
+            let (c, d) = (cell_of(k as usize), digit_of(k as usize));
+            let seen = PEERS[c] & !cells & b.digit[d];
+            if is_on(k as usize) {
+                forw[d] |= seen;
+            } else {
+                back[d] |= seen;
+            }
+        }
+        let mut h = Hint::new(tech, diff);
+        for d in 0..9 {
+            h.elim[d] = forw[d] & back[d];
+        }
+        h.cells = cells;
+        h.is_worth().then_some(h)
+    }
+}
