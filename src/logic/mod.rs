@@ -41,6 +41,7 @@ mod chains;
 mod exclusion;
 mod rate;
 mod singles;
+mod strong_links;
 mod subsets;
 mod technique;
 mod uniqueness;

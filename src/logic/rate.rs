@@ -8,7 +8,7 @@
 use super::board::{Board, Cells, cells_of};
 use super::technique::{Hint, Technique};
 use super::{Budget, GradeError, Rating, Ruleset, Step};
-use super::{chains, exclusion, singles, subsets, uniqueness, wings};
+use super::{chains, exclusion, singles, strong_links, subsets, uniqueness, wings};
 
 /// One rung of the ladder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,15 +25,22 @@ enum Rung {
     NakedTriplet,
     Swordfish,
     HiddenTriplet,
+    StrongLinks2,
     XYWing,
     XYZWing,
     UniqueLoops,
     NakedQuad,
     Jellyfish,
     HiddenQuad,
+    StrongLinks3,
+    WXYZWing,
     Bug,
+    StrongLinks4,
+    VWXYZWing,
     AlignedPair,
+    UVWXYZWing,
     Chains,
+    TUVWXYZWing,
     AlignedTriplet,
     Nishio,
     Multiple,
@@ -80,9 +87,47 @@ pub(crate) struct Scratch {
     multiple: chains::multiple::Multiple,
 }
 
+/// Sukaku Explainer's default ladder: 1.2.1's with strong-link chains and ALS wings.
+const SUKAKU: &[Rung] = &[
+    Rung::HiddenSingle,
+    Rung::DirectLocking,
+    Rung::DirectHiddenPair,
+    Rung::NakedSingle,
+    Rung::DirectHiddenTriplet,
+    Rung::Locking,
+    Rung::NakedPair,
+    Rung::XWing,
+    Rung::HiddenPair,
+    Rung::NakedTriplet,
+    Rung::Swordfish,
+    Rung::HiddenTriplet,
+    Rung::StrongLinks2,
+    Rung::XYWing,
+    Rung::XYZWing,
+    Rung::UniqueLoops,
+    Rung::NakedQuad,
+    Rung::Jellyfish,
+    Rung::HiddenQuad,
+    Rung::StrongLinks3,
+    Rung::WXYZWing,
+    Rung::Bug,
+    Rung::StrongLinks4,
+    Rung::VWXYZWing,
+    Rung::AlignedPair,
+    Rung::UVWXYZWing,
+    Rung::Chains,
+    Rung::TUVWXYZWing,
+    Rung::AlignedTriplet,
+    Rung::Nishio,
+    Rung::Multiple,
+    Rung::Dynamic,
+    Rung::DynamicPlus,
+];
+
 fn ladder(ruleset: Ruleset) -> &'static [Rung] {
     match ruleset {
-        Ruleset::Sukaku | Ruleset::Classic => CLASSIC,
+        Ruleset::Sukaku => SUKAKU,
+        Ruleset::Classic => CLASSIC,
     }
 }
 
@@ -106,6 +151,13 @@ fn find(
         Rung::NakedTriplet => subsets::naked_set(b, 3),
         Rung::Swordfish => subsets::fish(b, 3),
         Rung::HiddenTriplet => subsets::hidden_set(b, 3),
+        Rung::StrongLinks2 => strong_links::strong_links(b, 2),
+        Rung::StrongLinks3 => strong_links::strong_links(b, 3),
+        Rung::StrongLinks4 => strong_links::strong_links(b, 4),
+        Rung::WXYZWing => wings::als_wing(b, 3),
+        Rung::VWXYZWing => wings::als_wing(b, 4),
+        Rung::UVWXYZWing => wings::als_wing(b, 5),
+        Rung::TUVWXYZWing => wings::als_wing(b, 6),
         Rung::XYWing => wings::xy_wing(b, false),
         Rung::XYZWing => wings::xy_wing(b, true),
         Rung::UniqueLoops => uniqueness::unique_loops(b, &mut s.loops),
