@@ -194,17 +194,25 @@ impl Board {
         for d in 0..9 {
             b.digit[d] = b.empty;
         }
+        let mut given = [0u128; 9];
         for (i, &v) in values.iter().enumerate() {
             if v != 0 {
                 let d = v as usize - 1;
-                if (0..81).any(|j| PEERS[i] & bit(j) != 0 && values[j] == v) {
+                if given[d] & PEERS[i] != 0 {
                     return None;
                 }
+                given[d] |= bit(i);
                 b.value[i] = v;
-                for p in cells_of(PEERS[i] & b.digit[d]) {
-                    b.cell[p] &= !(1 << d);
-                }
-                b.digit[d] &= !PEERS[i];
+            }
+        }
+        for d in 0..9 {
+            let mut seen = 0u128;
+            for i in cells_of(given[d]) {
+                seen |= PEERS[i];
+            }
+            b.digit[d] &= !seen;
+            for p in cells_of(seen & b.empty) {
+                b.cell[p] &= !(1 << d);
             }
         }
         Some(b)
@@ -256,6 +264,22 @@ impl Board {
             self.cell[p] &= !(1 << d);
         }
         self.digit[d] &= !peers;
+    }
+
+    /// How often each digit is a candidate in unit `u`, bit-sliced: `out[k]` holds the digits
+    /// (bit d for digit d + 1) with more than `k` places there, for k = 0..5.
+    #[inline]
+    pub fn counts(&self, u: usize) -> [u16; 5] {
+        let mut out = [0u16; 5];
+        for &c in &UNIT_CELLS[u] {
+            let m = self.cell[c as usize];
+            out[4] |= out[3] & m;
+            out[3] |= out[2] & m;
+            out[2] |= out[1] & m;
+            out[1] |= out[0] & m;
+            out[0] |= m;
+        }
+        out
     }
 
     /// The number of empty cells of unit `u`.

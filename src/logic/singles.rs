@@ -32,27 +32,33 @@ fn placement(tech: Technique, diff: f64, cell: usize, d: usize, cells: u128) -> 
 /// Full house (a unit with one empty cell, 1.0), else a hidden single in a box (1.2), a
 /// column or a row (1.5).
 pub(crate) fn hidden_single(b: &Board) -> Option<Hint> {
-    for alone_pass in [true, false] {
-        for &u in &BOX_COL_ROW {
-            let alone = b.empty_in(u) == 1;
-            if alone != alone_pass {
-                continue;
+    // A unit's last empty cell: its lowest candidate is the first digit found with one place.
+    for &u in &BOX_COL_ROW {
+        let empty = b.empty & UNIT_MASK[u];
+        if empty.count_ones() == 1 {
+            let cell = empty.trailing_zeros() as usize;
+            if b.cell[cell] != 0 {
+                let d = b.cell[cell].trailing_zeros() as usize;
+                return Some(placement(Technique::FullHouse, 1.0, cell, d, empty));
             }
-            let mask = UNIT_MASK[u];
-            for d in 0..9 {
-                let p = b.digit[d] & mask;
-                if p.count_ones() == 1 {
-                    let cell = p.trailing_zeros() as usize;
-                    let (tech, diff) = if alone {
-                        (Technique::FullHouse, 1.0)
-                    } else if u < ROW0 {
-                        (Technique::HiddenSingleBox, 1.2)
-                    } else {
-                        (Technique::HiddenSingleLine, 1.5)
-                    };
-                    return Some(placement(tech, diff, cell, d, mask & b.empty));
-                }
-            }
+        }
+    }
+    for &u in &BOX_COL_ROW {
+        let mask = UNIT_MASK[u];
+        if (b.empty & mask).count_ones() == 1 {
+            continue;
+        }
+        let [more0, more1, ..] = b.counts(u);
+        let once = more0 & !more1;
+        if once != 0 {
+            let d = once.trailing_zeros() as usize;
+            let cell = (b.digit[d] & mask).trailing_zeros() as usize;
+            let (tech, diff) = if u < ROW0 {
+                (Technique::HiddenSingleBox, 1.2)
+            } else {
+                (Technique::HiddenSingleLine, 1.5)
+            };
+            return Some(placement(tech, diff, cell, d, mask & b.empty));
         }
     }
     None
@@ -75,39 +81,50 @@ pub(crate) fn naked_single(b: &Board) -> Option<Hint> {
 pub(crate) const INTERSECTION_KINDS: [(usize, usize); 4] =
     [(BOX0, COL0), (BOX0, ROW0), (COL0, BOX0), (ROW0, BOX0)];
 
+/// For digit `d` and unit `u1` of the first kind of an intersection search, the unit of the
+/// second kind that holds all of `u1`'s places for `d` (at least two), if any. There is at
+/// most one, so this is what Sudoku Explainer's loop over the second units finds.
+#[inline]
+pub(crate) fn locked_in(b: &Board, d: usize, u1: usize, kind2: usize) -> Option<(u128, usize)> {
+    let p1 = b.digit[d] & UNIT_MASK[u1];
+    if p1.count_ones() < 2 {
+        return None;
+    }
+    let c = p1.trailing_zeros() as usize;
+    let u2 = match kind2 {
+        BOX0 => BOX0 + c / 27 * 3 + c % 9 / 3,
+        ROW0 => ROW0 + c / 9,
+        _ => COL0 + c % 9,
+    };
+    (p1 & !UNIT_MASK[u2] == 0).then_some((p1, u2))
+}
+
 /// Pointing or claiming that leaves a hidden single in a unit of the first kind: direct
 /// pointing (1.7) for boxes, direct claiming (1.9) for lines.
 pub(crate) fn direct_locking(b: &Board) -> Option<Hint> {
     for (k1, k2) in INTERSECTION_KINDS {
         for d in 0..9 {
             for i1 in 0..9 {
-                let r1 = UNIT_MASK[k1 + i1];
-                let p1 = b.digit[d] & r1;
-                if p1.count_ones() < 2 {
+                let Some((p1, u2)) = locked_in(b, d, k1 + i1, k2) else {
                     continue;
-                }
-                for i2 in 0..9 {
-                    let r2 = UNIT_MASK[k2 + i2];
-                    if r1 & r2 == 0 || p1 & !r2 != 0 {
+                };
+                let r2 = UNIT_MASK[u2];
+                // The digit is locked in u1 & u2: it leaves the rest of u2. A unit of the
+                // first kind crossing u2 may be left with one place.
+                for i3 in 0..9 {
+                    let r3 = UNIT_MASK[k1 + i3];
+                    if i3 == i1 || r3 & r2 == 0 {
                         continue;
                     }
-                    // The digit is locked in r1 & r2: it leaves the rest of r2. A unit of the
-                    // first kind crossing r2 may be left with one place.
-                    for i3 in 0..9 {
-                        let r3 = UNIT_MASK[k1 + i3];
-                        if i3 == i1 || r3 & r2 == 0 {
-                            continue;
-                        }
-                        let p3 = b.digit[d] & r3;
-                        if p3.count_ones() > 1 && (p3 & !r2).count_ones() == 1 {
-                            let cell = (p3 & !r2).trailing_zeros() as usize;
-                            let (tech, diff) = if k1 == BOX0 {
-                                (Technique::DirectPointing, 1.7)
-                            } else {
-                                (Technique::DirectClaiming, 1.9)
-                            };
-                            return Some(placement(tech, diff, cell, d, p1 | bit(cell)));
-                        }
+                    let p3 = b.digit[d] & r3;
+                    if p3.count_ones() > 1 && (p3 & !r2).count_ones() == 1 {
+                        let cell = (p3 & !r2).trailing_zeros() as usize;
+                        let (tech, diff) = if k1 == BOX0 {
+                            (Technique::DirectPointing, 1.7)
+                        } else {
+                            (Technique::DirectClaiming, 1.9)
+                        };
+                        return Some(placement(tech, diff, cell, d, p1 | bit(cell)));
                     }
                 }
             }
@@ -140,6 +157,66 @@ pub(crate) fn combinations(k: u32, n: u32) -> impl Iterator<Item = u32> {
     })
 }
 
+/// The sets of `k` (2 to 4) elements of `elements` (a bit mask) in Sudoku Explainer's order
+/// of subsets of 0..9 (by largest element, then the next), which restricted to the allowed
+/// elements is the same order. Calls `f` with each set as a mask until it returns `Some`.
+#[inline]
+pub(crate) fn subsets_of<T>(
+    elements: u16,
+    k: u32,
+    mut f: impl FnMut(u16) -> Option<T>,
+) -> Option<T> {
+    let list: [u8; 9] = {
+        let mut l = [0u8; 9];
+        let mut m = elements;
+        let mut n = 0;
+        while m != 0 {
+            l[n] = m.trailing_zeros() as u8;
+            m &= m - 1;
+            n += 1;
+        }
+        l
+    };
+    let n = elements.count_ones() as usize;
+    let bitm = |i: usize| 1u16 << list[i];
+    match k {
+        2 => {
+            for j in 1..n {
+                for i in 0..j {
+                    if let Some(t) = f(bitm(i) | bitm(j)) {
+                        return Some(t);
+                    }
+                }
+            }
+        }
+        3 => {
+            for l in 2..n {
+                for j in 1..l {
+                    for i in 0..j {
+                        if let Some(t) = f(bitm(i) | bitm(j) | bitm(l)) {
+                            return Some(t);
+                        }
+                    }
+                }
+            }
+        }
+        _ => {
+            for m in 3..n {
+                for l in 2..m {
+                    for j in 1..l {
+                        for i in 0..j {
+                            if let Some(t) = f(bitm(i) | bitm(j) | bitm(l) | bitm(m)) {
+                                return Some(t);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
 /// A hidden pair (2.0) or triplet (2.5) that leaves a hidden single in its unit: the set's
 /// digits take its cells, and some other digit has one place left outside them.
 pub(crate) fn direct_hidden_set(b: &Board, degree: u32) -> Option<Hint> {
@@ -153,44 +230,32 @@ pub(crate) fn direct_hidden_set(b: &Board, degree: u32) -> Option<Hint> {
             continue;
         }
         let mask = UNIT_MASK[u];
-        for set in combinations(degree, 9) {
-            let Some(common) = hidden_set_cells(b, mask, set) else {
-                continue;
-            };
-            if common.count_ones() != degree {
-                continue;
+        let counts = b.counts(u);
+        // Each digit of the set has two places at least and `degree` at most.
+        let eligible = counts[1] & !counts[degree as usize];
+        let multi = counts[1];
+        let found = subsets_of(eligible, degree, |set| {
+            let mut common = 0u128;
+            for d in super::board::digits_of(set) {
+                common |= b.digit[d] & mask;
             }
-            for d in 0..9 {
-                if set & (1 << d) != 0 {
-                    continue;
-                }
-                let p = b.digit[d] & mask;
-                if p.count_ones() > 1 && (p & !common).count_ones() == 1 {
-                    let cell = (p & !common).trailing_zeros() as usize;
+            if common.count_ones() != degree {
+                return None;
+            }
+            for d in super::board::digits_of(multi & !set) {
+                let rest = b.digit[d] & mask & !common;
+                if rest.count_ones() == 1 {
+                    let cell = rest.trailing_zeros() as usize;
                     return Some(placement(tech, diff, cell, d, common | bit(cell)));
                 }
             }
+            None
+        });
+        if found.is_some() {
+            return found;
         }
     }
     None
-}
-
-/// The cells that the digits of `set` (bit d for digit d+1) occupy in the unit `mask`, each
-/// digit having at least two places there; `None` otherwise.
-#[inline]
-pub(crate) fn hidden_set_cells(b: &Board, mask: u128, set: u32) -> Option<u128> {
-    let mut common = 0u128;
-    let mut s = set;
-    while s != 0 {
-        let d = s.trailing_zeros() as usize;
-        s &= s - 1;
-        let p = b.digit[d] & mask;
-        if p.count_ones() <= 1 {
-            return None;
-        }
-        common |= p;
-    }
-    Some(common)
 }
 
 #[cfg(test)]

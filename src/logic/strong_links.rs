@@ -249,17 +249,6 @@ fn group_cells(g: &Group) -> Cells {
     g.iter().flatten().fold(0, |s, &c| s | bit(c as usize))
 }
 
-/// The unit that holds every cell of two groups: a column, else a row, else a box.
-fn shared_unit(a: &Group, b: &Group) -> Option<usize> {
-    let all = group_cells(a) | group_cells(b);
-    let first = a[0].unwrap() as usize;
-    let (r, c) = (first / 9, first % 9);
-    let bx = r / 3 * 3 + c / 3;
-    [COL0 + c, ROW0 + r, BOX0 + bx]
-        .into_iter()
-        .find(|&u| all & !UNIT_MASK[u] == 0)
-}
-
 /// The cells that see every cell of a group.
 fn seeing(g: &Group) -> Cells {
     g.iter()
@@ -304,12 +293,17 @@ fn line_name(set: &[u8]) -> ([u8; 4], usize) {
     }
 }
 
-/// The key that orders the hints: rating, then more removals, then the suffix.
+/// The key that orders the hints: rating, then more removals, then the suffix, then the
+/// order in which Sukaku Explainer would have generated them (its sort is stable).
 #[derive(Clone, Copy)]
 struct Key {
     diff: f64,
     elims: u32,
     suffix: [u8; 5],
+    /// Kinds of unit (their rank among the sequences Sukaku Explainer tries), digit, each
+    /// link's index in its kind's list in search order, order of the links in the chain
+    /// (rank among the permutations tried) and their directions.
+    generated: [u8; 8],
 }
 
 impl Key {
@@ -320,170 +314,276 @@ impl Key {
             std::cmp::Ordering::Equal => {
                 if self.elims != o.elims {
                     self.elims > o.elims
-                } else {
+                } else if self.suffix != o.suffix {
                     self.suffix < o.suffix
+                } else {
+                    self.generated < o.generated
                 }
             }
         }
     }
 }
 
-struct Search<'a> {
-    b: &'a Board,
-    n: usize,
-    d: usize,
-    kinds: [u8; 4],
-    links: [Vec<Link>; 3],
-    chosen: [Link; 4],
-    best: Option<(Key, Hint)>,
+/// Where the cells of a group lie: their column, row and box if they share one.
+#[derive(Clone, Copy)]
+struct Lines {
+    col: Option<u8>,
+    row: Option<u8>,
+    bx: Option<u8>,
 }
 
-/// The best chain of `n` strong links (2, 3 or 4).
-pub(crate) fn strong_links(b: &Board, n: usize) -> Option<Hint> {
-    let blank = Link {
-        unit: 0,
-        places: 0,
-        grouped: false,
-        ends: [[None; 3]; 2],
-    };
-    let mut s = Search {
-        b,
-        n,
-        d: 0,
-        kinds: [0; 4],
-        links: [Vec::new(), Vec::new(), Vec::new()],
-        chosen: [blank; 4],
-        best: None,
-    };
-    // The kinds of unit: positions 0..3n taken n at a time, position i of kind index / n,
-    // kept when index % n == i; this yields the non-decreasing sequences in Sukaku
-    // Explainer's order.
+impl Lines {
+    fn of(g: &Group) -> Lines {
+        let cells = group_cells(g);
+        let first = g[0].unwrap() as usize;
+        let (r, c) = (first / 9, first % 9);
+        let bx = r / 3 * 3 + c / 3;
+        let within = |u: usize| cells & !UNIT_MASK[u] == 0;
+        Lines {
+            col: within(COL0 + c).then_some(c as u8),
+            row: within(ROW0 + r).then_some(r as u8),
+            bx: within(BOX0 + bx).then_some(bx as u8),
+        }
+    }
+
+    /// The unit two groups share, as Sukaku Explainer picks it: column, else row, else box.
+    fn shared(&self, o: &Lines) -> Option<usize> {
+        match (self.col, o.col, self.row, o.row, self.bx, o.bx) {
+            (Some(a), Some(b), ..) if a == b => Some(COL0 + a as usize),
+            (_, _, Some(a), Some(b), ..) if a == b => Some(ROW0 + a as usize),
+            (.., Some(a), Some(b)) if a == b => Some(BOX0 + a as usize),
+            _ => None,
+        }
+    }
+}
+
+/// One link of the digit's list, with what the search needs at hand.
+#[derive(Clone, Copy)]
+struct Node {
+    link: Link,
+    kind: u8,
+    /// Index in its kind's list (Sukaku Explainer's search order within a kind).
+    index: u8,
+    lines: [Lines; 2],
+}
+
+/// Sukaku Explainer's permutations of the link order, in the order it tries them (Heap's
+/// countdown variant), for `n` links.
+fn permutations(n: usize) -> Vec<[u8; 4]> {
+    let mut out = Vec::new();
+    let mut q = [0u8, 1, 2, 3];
+    let mut r = [0usize, 1, 2, 3, 4];
+    r[n] = n;
+    out.push(q);
+    let mut s = 1;
+    while s < n {
+        r[s] -= 1;
+        let t = s % 2 * r[s];
+        q.swap(t, s);
+        out.push(q);
+        s = 1;
+        while r[s] == 0 {
+            r[s] = s;
+            s += 1;
+        }
+    }
+    out
+}
+
+/// The rank of each sequence of kinds among those Sukaku Explainer tries for `n` links:
+/// positions 0..3n taken n at a time, position i of kind index / n, kept when
+/// index % n == i.
+fn kind_ranks(n: usize) -> Vec<[u8; 4]> {
+    let mut out = Vec::new();
     for comb in combinations(n as u32, 3 * n as u32) {
-        let mut ok = true;
+        let mut kinds = [0u8; 4];
         let mut i = 0;
+        let mut ok = true;
         for idx in 0..3 * n {
             if comb & (1 << idx) != 0 {
                 if idx % n != i {
                     ok = false;
                     break;
                 }
-                s.kinds[i] = (idx / n) as u8;
+                kinds[i] = (idx / n) as u8;
                 i += 1;
             }
         }
-        if !ok {
-            continue;
+        if ok {
+            out.push(kinds);
         }
-        for d in 0..9 {
-            s.d = d;
-            for kind in 0..3 {
-                s.links[kind].clear();
-                let first = [BOX0, ROW0, COL0][kind];
-                for u in first..first + 9 {
-                    unit_links(b, d, u, &mut s.links[kind]);
-                }
+    }
+    out
+}
+
+struct Search<'a> {
+    b: &'a Board,
+    n: usize,
+    d: usize,
+    nodes: Vec<Node>,
+    /// bridges[2 * i + e]: the (node, entry end) states reachable leaving node i by end e.
+    bridges: Vec<u128>,
+    path: [(usize, usize); 4],
+    perms: Vec<[u8; 4]>,
+    kinds: Vec<[u8; 4]>,
+    best: Option<(Key, Hint)>,
+}
+
+/// The best chain of `n` strong links (2, 3 or 4).
+///
+/// Sukaku Explainer enumerates every set of links by kind and unit, then every order and
+/// direction of each set, and keeps those that chain. We walk the chains directly, from link
+/// to link through the ends that share a unit, and give each the key of its place in Sukaku
+/// Explainer's enumeration, so that the sort picks the same hint.
+pub(crate) fn strong_links(b: &Board, n: usize) -> Option<Hint> {
+    let mut s = Search {
+        b,
+        n,
+        d: 0,
+        nodes: Vec::new(),
+        bridges: Vec::new(),
+        path: [(0, 0); 4],
+        perms: permutations(n),
+        kinds: kind_ranks(n),
+        best: None,
+    };
+    let mut links = Vec::new();
+    for d in 0..9 {
+        s.d = d;
+        s.nodes.clear();
+        for kind in 0..3 {
+            links.clear();
+            let first = [BOX0, ROW0, COL0][kind];
+            for u in first..first + 9 {
+                unit_links(b, d, u, &mut links);
             }
-            s.extend(0, 0, 0);
+            for (index, &link) in links.iter().enumerate() {
+                s.nodes.push(Node {
+                    link,
+                    kind: kind as u8,
+                    index: index as u8,
+                    lines: [Lines::of(&link.ends[0]), Lines::of(&link.ends[1])],
+                });
+            }
+        }
+        // At most 27 units with two groupings each: 108 (node, end) states fit a u128.
+        let m = s.nodes.len();
+        s.bridges.clear();
+        s.bridges.resize(2 * m, 0);
+        for i in 0..m {
+            for e in 0..2 {
+                let mut reach = 0u128;
+                for j in 0..m {
+                    if s.nodes[j].link.unit == s.nodes[i].link.unit
+                        || s.nodes[j].link.places & s.nodes[i].link.places != 0
+                    {
+                        continue;
+                    }
+                    for f in 0..2 {
+                        if s.nodes[i].lines[e].shared(&s.nodes[j].lines[f]).is_some() {
+                            reach |= 1u128 << (2 * j + f);
+                        }
+                    }
+                }
+                s.bridges[2 * i + e] = reach;
+            }
+        }
+        for i in 0..m {
+            for u0 in 0..2 {
+                s.path[0] = (i, u0);
+                s.walk(1, s.nodes[i].link.places);
+            }
         }
     }
     s.best.map(|(_, h)| h)
 }
 
 impl Search<'_> {
-    /// Chooses link `depth` from units after `after` when the previous link is of the same
-    /// kind, whose places do not touch the earlier links' (`used`).
-    fn extend(&mut self, depth: usize, after: usize, used: Cells) {
-        let kind = self.kinds[depth] as usize;
-        let same = depth > 0 && self.kinds[depth - 1] as usize == kind;
-        for li in 0..self.links[kind].len() {
-            let link = self.links[kind][li];
-            let index = link.unit as usize % 9;
-            if same && index <= after {
-                continue;
-            }
-            if link.places & used != 0 {
-                continue;
-            }
-            self.chosen[depth] = link;
-            if depth + 1 < self.n {
-                self.extend(depth + 1, index, used | link.places);
-            } else {
-                self.chains();
-            }
-        }
-    }
-
-    /// Every order (read one way) and direction in which the chosen links chain.
-    fn chains(&mut self) {
-        let n = self.n;
-        let mut q = [0usize, 1, 2, 3];
-        let mut r = [0usize, 1, 2, 3, 4];
-        r[n] = n;
-        self.orders(&q[..n]);
-        let mut s = 1;
-        while s < n {
-            r[s] -= 1;
-            let t = s % 2 * r[s];
-            q.swap(t, s);
-            self.orders(&q[..n]);
-            s = 1;
-            while r[s] == 0 {
-                r[s] = s;
-                s += 1;
-            }
-        }
-    }
-
-    fn orders(&mut self, q: &[usize]) {
-        let n = self.n;
-        let reversed_smaller = (0..n).map(|i| q[n - 1 - i]).lt(q.iter().copied());
-        if reversed_smaller {
+    /// Extends the chain by its `depth`-th link; `used` are the places taken so far.
+    fn walk(&mut self, depth: usize, used: Cells) {
+        if depth == self.n {
+            self.evaluate();
             return;
         }
-        for bits in 0..1u32 << n {
-            // u[0] is the most significant bit: Sukaku Explainer counts with the last fastest.
-            let u = |i: usize| (bits >> (n - 1 - i)) as usize & 1;
-            let mut shared = [0usize; 3];
-            let mut ok = true;
-            for w in 0..n - 1 {
-                let b1 = &self.chosen[q[w]].ends[1 - u(w)];
-                let b2 = &self.chosen[q[w + 1]].ends[u(w + 1)];
-                match shared_unit(b1, b2) {
-                    Some(su) => shared[w] = su,
-                    None => {
-                        ok = false;
-                        break;
-                    }
-                }
-            }
-            if !ok {
+        let (i, u) = self.path[depth - 1];
+        let mut next = self.bridges[2 * i + (1 - u)];
+        while next != 0 {
+            let st = next.trailing_zeros() as usize;
+            next &= next - 1;
+            let (j, f) = (st / 2, st % 2);
+            let places = self.nodes[j].link.places;
+            if places & used != 0 {
                 continue;
             }
-            let start = self.chosen[q[0]].ends[u(0)];
-            let end = self.chosen[q[n - 1]].ends[1 - u(n - 1)];
-            match shared_unit(&start, &end) {
-                Some(_) => {
-                    let min_unit = (0..n).map(|i| self.chosen[i].unit).min().unwrap();
-                    if self.chosen[q[0]].unit == min_unit && u(0) == 0 {
-                        self.hint(q, &|i| u(i), &shared[..n - 1], true);
-                    }
-                }
-                None => self.hint(q, &|i| u(i), &shared[..n - 1], false),
-            }
+            self.path[depth] = (j, f);
+            self.walk(depth + 1, used | places);
         }
     }
 
-    fn hint(&mut self, q: &[usize], u: &dyn Fn(usize) -> usize, shared: &[usize], ring: bool) {
+    /// Turns the chain in `path` into Sukaku Explainer's terms (the set's search order, the
+    /// permutation and directions) and offers its hint.
+    fn evaluate(&mut self) {
+        let n = self.n;
+        // The set in search order: by kind, then by unit.
+        let mut order = [0usize; 4];
+        for (k, o) in order[..n].iter_mut().enumerate() {
+            *o = k;
+        }
+        let node = |k: usize| &self.nodes[self.path[k].0];
+        order[..n].sort_by_key(|&k| (node(k).kind, node(k).link.unit));
+        // q[i]: the search depth of the chain's i-th link.
+        let mut q = [0u8; 4];
+        for (depth, &k) in order[..n].iter().enumerate() {
+            q[k] = depth as u8;
+        }
+        // Sukaku Explainer reads each chain in one direction only.
+        if q[0] > q[n - 1] {
+            return;
+        }
+        let chain_start = &node(0).lines[self.path[0].1];
+        let chain_end = &node(n - 1).lines[1 - self.path[n - 1].1];
+        let ring = chain_start.shared(chain_end).is_some();
+        if ring {
+            let min_unit = (0..n).map(|k| node(k).link.unit).min().unwrap();
+            if node(0).link.unit != min_unit || self.path[0].1 != 0 {
+                return;
+            }
+        }
+        let mut generated = [0u8; 8];
+        let mut kinds = [0u8; 4];
+        for (depth, &k) in order[..n].iter().enumerate() {
+            kinds[depth] = node(k).kind;
+            generated[2 + depth] = node(k).index;
+        }
+        generated[0] = self
+            .kinds
+            .iter()
+            .position(|k| k[..n] == kinds[..n])
+            .unwrap() as u8;
+        generated[1] = self.d as u8;
+        generated[6] = self.perms.iter().position(|p| p[..n] == q[..n]).unwrap() as u8;
+        let mut u = 0u8;
+        for k in 0..n {
+            u = u << 1 | self.path[k].1 as u8;
+        }
+        generated[7] = u;
+        self.hint(ring, generated);
+    }
+
+    fn hint(&mut self, ring: bool, generated: [u8; 8]) {
         let (n, d, b) = (self.n, self.d, self.b);
-        let start = self.chosen[q[0]].ends[u(0)];
-        let end = self.chosen[q[n - 1]].ends[1 - u(n - 1)];
+        let link = |k: usize| self.nodes[self.path[k].0].link;
+        let near = |k: usize| link(k).ends[self.path[k].1];
+        let far = |k: usize| link(k).ends[1 - self.path[k].1];
+        let start = near(0);
+        let end = far(n - 1);
         let mut bases = 0u128;
         let mut pattern = 0u128;
         let mut grouped = 0;
-        for i in 0..n {
-            bases |= UNIT_MASK[self.chosen[i].unit as usize];
-            pattern |= self.chosen[i].places;
-            grouped += usize::from(self.chosen[i].grouped);
+        for k in 0..n {
+            bases |= UNIT_MASK[link(k).unit as usize];
+            pattern |= link(k).places;
+            grouped += usize::from(link(k).grouped);
         }
         // A group's other cells count only for a grouped link.
         let ends_seen = |g: &Group, grouped: bool| {
@@ -496,26 +596,25 @@ impl Search<'_> {
             }
             v
         };
-        let mut victims = ends_seen(&start, self.chosen[q[0]].grouped)
-            & ends_seen(&end, self.chosen[q[n - 1]].grouped);
+        let mut victims = ends_seen(&start, link(0).grouped) & ends_seen(&end, link(n - 1).grouped);
         victims &= !(bit(start[0].unwrap() as usize) | bit(end[0].unwrap() as usize));
         victims &= !bases;
-        let mut elim = 0u128;
-        let mut count = 0;
+        let mut elim;
+        let mut count;
         if !ring {
-            for &s in shared {
-                victims &= !UNIT_MASK[s];
+            for k in 0..n - 1 {
+                let a = &self.nodes[self.path[k].0].lines[1 - self.path[k].1];
+                let c = &self.nodes[self.path[k + 1].0].lines[self.path[k + 1].1];
+                victims &= !UNIT_MASK[a.shared(c).unwrap()];
             }
             elim = victims & b.digit[d];
             count = elim.count_ones();
         } else {
-            let v = victims & b.digit[d];
-            elim |= v;
-            count += v.count_ones();
-            for w in 0..n - 1 {
-                let b1 = &self.chosen[q[w]].ends[1 - u(w)];
-                let b2 = &self.chosen[q[w + 1]].ends[u(w + 1)];
-                let mut v = seeing(b1) & seeing(b2);
+            elim = victims & b.digit[d];
+            count = elim.count_ones();
+            for k in 0..n - 1 {
+                let (b1, b2) = (far(k), near(k + 1));
+                let mut v = seeing(&b1) & seeing(&b2);
                 v &= !(bit(b1[0].unwrap() as usize) | bit(b2[0].unwrap() as usize));
                 v &= !bases;
                 let v = v & b.digit[d];
@@ -529,15 +628,18 @@ impl Search<'_> {
         // The kind of each link in chain order: units 0..9 are boxes (kind 0), 9..18 rows
         // (1), 18..27 columns (2).
         let mut kinds = [0u8; 4];
-        for i in 0..n {
-            kinds[i] = self.chosen[q[i]].unit / 9;
+        for k in 0..n {
+            kinds[k] = link(k).unit / 9;
         }
         let kinds = &kinds[..n];
-        let reversed: Vec<u8> = kinds.iter().rev().copied().collect();
-        let (name, len) = if kinds <= &reversed[..] {
+        let mut reversed = [0u8; 4];
+        for k in 0..n {
+            reversed[k] = kinds[n - 1 - k];
+        }
+        let (name, len) = if kinds <= &reversed[..n] {
             line_name(kinds)
         } else {
-            line_name(&reversed)
+            line_name(&reversed[..n])
         };
         let mut suffix = [0u8; 5];
         suffix[0] = b'0' + grouped as u8;
@@ -567,6 +669,7 @@ impl Search<'_> {
             diff,
             elims: count,
             suffix,
+            generated,
         };
         if self.best.as_ref().is_none_or(|(k, _)| key.before(k)) {
             let mut h = Hint::new(tech, diff);

@@ -3,8 +3,8 @@
 //! Each function returns the first hint in Sudoku Explainer's search order, which the rater
 //! applies: the order decides which of several equal hints comes first, and so the path.
 
-use super::board::{BOX0, Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit};
-use super::singles::{BOX_COL_ROW, INTERSECTION_KINDS, combinations, hidden_set_cells};
+use super::board::{BOX0, Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, digits_of};
+use super::singles::{BOX_COL_ROW, INTERSECTION_KINDS, combinations, locked_in, subsets_of};
 use super::technique::{Hint, Technique};
 
 /// Pointing (a box's candidates for a digit in one line, 2.6) or claiming (a line's in one
@@ -13,28 +13,20 @@ pub(crate) fn locking(b: &Board) -> Option<Hint> {
     for (k1, k2) in INTERSECTION_KINDS {
         for d in 0..9 {
             for i1 in 0..9 {
-                let r1 = UNIT_MASK[k1 + i1];
-                let p1 = b.digit[d] & r1;
-                if p1.count_ones() < 2 {
+                let Some((p1, u2)) = locked_in(b, d, k1 + i1, k2) else {
                     continue;
-                }
-                for i2 in 0..9 {
-                    let r2 = UNIT_MASK[k2 + i2];
-                    if r1 & r2 == 0 || p1 & !r2 != 0 {
-                        continue;
-                    }
-                    let gone = b.digit[d] & r2 & !r1;
-                    if gone != 0 {
-                        let (tech, diff) = if k2 == BOX0 {
-                            (Technique::Claiming, 2.8)
-                        } else {
-                            (Technique::Pointing, 2.6)
-                        };
-                        let mut h = Hint::new(tech, diff);
-                        h.elim[d] = gone;
-                        h.cells = p1;
-                        return Some(h);
-                    }
+                };
+                let gone = b.digit[d] & UNIT_MASK[u2] & !UNIT_MASK[k1 + i1];
+                if gone != 0 {
+                    let (tech, diff) = if k2 == BOX0 {
+                        (Technique::Claiming, 2.8)
+                    } else {
+                        (Technique::Pointing, 2.6)
+                    };
+                    let mut h = Hint::new(tech, diff);
+                    h.elim[d] = gone;
+                    h.cells = p1;
+                    return Some(h);
                 }
             }
         }
@@ -55,32 +47,35 @@ pub(crate) fn naked_set(b: &Board, degree: u32) -> Option<Hint> {
             continue;
         }
         let cells = &UNIT_CELLS[u];
-        'sets: for set in combinations(degree, 9) {
+        // Positions of the cells with two to `degree` candidates.
+        let mut eligible = 0u16;
+        for (k, &c) in cells.iter().enumerate() {
+            let n = b.cell[c as usize].count_ones();
+            if n >= 2 && n <= degree {
+                eligible |= 1 << k;
+            }
+        }
+        let found = subsets_of(eligible, degree, |set| {
             let mut digits = 0u16;
             let mut chosen = 0u128;
-            let mut s = set;
-            while s != 0 {
-                let k = s.trailing_zeros() as usize;
-                s &= s - 1;
+            for k in digits_of(set) {
                 let c = cells[k] as usize;
-                if b.cell[c].count_ones() <= 1 {
-                    continue 'sets;
-                }
                 digits |= b.cell[c];
                 chosen |= bit(c);
             }
             if digits.count_ones() != degree {
-                continue;
+                return None;
             }
             let mut h = Hint::new(tech, diff);
             let others = UNIT_MASK[u] & !chosen;
-            for d in super::board::digits_of(digits) {
+            for d in digits_of(digits) {
                 h.elim[d] = b.digit[d] & others;
             }
-            if h.is_worth() {
-                h.cells = chosen;
-                return Some(h);
-            }
+            h.cells = chosen;
+            h.is_worth().then_some(h)
+        });
+        if found.is_some() {
+            return found;
         }
     }
     None
@@ -99,23 +94,26 @@ pub(crate) fn hidden_set(b: &Board, degree: u32) -> Option<Hint> {
             continue;
         }
         let mask = UNIT_MASK[u];
-        for set in combinations(degree, 9) {
-            let Some(common) = hidden_set_cells(b, mask, set) else {
-                continue;
-            };
+        let counts = b.counts(u);
+        // Each digit of the set has two places at least and `degree` at most.
+        let eligible = counts[1] & !counts[degree as usize];
+        let found = subsets_of(eligible, degree, |set| {
+            let mut common = 0u128;
+            for d in digits_of(set) {
+                common |= b.digit[d] & mask;
+            }
             if common.count_ones() != degree {
-                continue;
+                return None;
             }
             let mut h = Hint::new(tech, diff);
-            for d in 0..9 {
-                if set & (1 << d) == 0 {
-                    h.elim[d] = b.digit[d] & common;
-                }
+            for d in digits_of(0x1ff & !set) {
+                h.elim[d] = b.digit[d] & common;
             }
-            if h.is_worth() {
-                h.cells = common;
-                return Some(h);
-            }
+            h.cells = common;
+            h.is_worth().then_some(h)
+        });
+        if found.is_some() {
+            return found;
         }
     }
     None
