@@ -39,6 +39,7 @@
 mod board;
 mod chains;
 mod exclusion;
+mod memo;
 mod rate;
 mod singles;
 mod strong_links;

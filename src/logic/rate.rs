@@ -6,9 +6,10 @@
 //! before a hidden pair at 3.4): a puzzle's path, and so sometimes its rating, depends on it.
 
 use super::board::{Board, Cells, cells_of};
+use super::memo::{self, UnitRung};
 use super::technique::{Hint, Technique};
 use super::{Budget, GradeError, Rating, Ruleset, Step};
-use super::{chains, exclusion, singles, strong_links, subsets, uniqueness, wings};
+use super::{chains, exclusion, singles, uniqueness, wings};
 
 /// One rung of the ladder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +86,7 @@ pub(crate) struct Scratch {
     aligned: Vec<(u8, Cells)>,
     unary: chains::unary::Unary,
     multiple: chains::multiple::Multiple,
+    memo: memo::Memo,
 }
 
 /// Sukaku Explainer's default ladder: 1.2.1's with strong-link chains and ALS wings.
@@ -139,21 +141,21 @@ fn find(
 ) -> Result<Option<Hint>, GradeError> {
     use chains::multiple::Kind;
     Ok(match rung {
-        Rung::HiddenSingle => singles::hidden_single(b),
-        Rung::DirectLocking => singles::direct_locking(b),
-        Rung::DirectHiddenPair => singles::direct_hidden_set(b, 2),
+        Rung::HiddenSingle => s.memo.hidden_single(b),
+        Rung::DirectLocking => s.memo.direct_locking(b),
+        Rung::DirectHiddenPair => s.memo.unit_rung(b, UnitRung::DirectHiddenPair),
         Rung::NakedSingle => singles::naked_single(b),
-        Rung::DirectHiddenTriplet => singles::direct_hidden_set(b, 3),
-        Rung::Locking => subsets::locking(b),
-        Rung::NakedPair => subsets::naked_set(b, 2),
-        Rung::XWing => subsets::fish(b, 2),
-        Rung::HiddenPair => subsets::hidden_set(b, 2),
-        Rung::NakedTriplet => subsets::naked_set(b, 3),
-        Rung::Swordfish => subsets::fish(b, 3),
-        Rung::HiddenTriplet => subsets::hidden_set(b, 3),
-        Rung::StrongLinks2 => strong_links::strong_links(b, 2),
-        Rung::StrongLinks3 => strong_links::strong_links(b, 3),
-        Rung::StrongLinks4 => strong_links::strong_links(b, 4),
+        Rung::DirectHiddenTriplet => s.memo.unit_rung(b, UnitRung::DirectHiddenTriplet),
+        Rung::Locking => s.memo.locking(b),
+        Rung::NakedPair => s.memo.unit_rung(b, UnitRung::NakedPair),
+        Rung::XWing => s.memo.fish(b, 2),
+        Rung::HiddenPair => s.memo.unit_rung(b, UnitRung::HiddenPair),
+        Rung::NakedTriplet => s.memo.unit_rung(b, UnitRung::NakedTriplet),
+        Rung::Swordfish => s.memo.fish(b, 3),
+        Rung::HiddenTriplet => s.memo.unit_rung(b, UnitRung::HiddenTriplet),
+        Rung::StrongLinks2 => s.memo.strong_links(b, 2),
+        Rung::StrongLinks3 => s.memo.strong_links(b, 3),
+        Rung::StrongLinks4 => s.memo.strong_links(b, 4),
         Rung::WXYZWing => wings::als_wing(b, 3),
         Rung::VWXYZWing => wings::als_wing(b, 4),
         Rung::UVWXYZWing => wings::als_wing(b, 5),
@@ -161,9 +163,9 @@ fn find(
         Rung::XYWing => wings::xy_wing(b, false),
         Rung::XYZWing => wings::xy_wing(b, true),
         Rung::UniqueLoops => uniqueness::unique_loops(b, &mut s.loops),
-        Rung::NakedQuad => subsets::naked_set(b, 4),
-        Rung::Jellyfish => subsets::fish(b, 4),
-        Rung::HiddenQuad => subsets::hidden_set(b, 4),
+        Rung::NakedQuad => s.memo.unit_rung(b, UnitRung::NakedQuad),
+        Rung::Jellyfish => s.memo.fish(b, 4),
+        Rung::HiddenQuad => s.memo.unit_rung(b, UnitRung::HiddenQuad),
         Rung::Bug => uniqueness::bug(b),
         Rung::AlignedPair => exclusion::aligned_pair(b, &mut s.aligned),
         Rung::AlignedTriplet => exclusion::aligned_triplet(b, &mut s.aligned),
@@ -226,6 +228,7 @@ pub(crate) fn run(
     mut steps: Option<&mut Vec<Step>>,
 ) -> Result<Rating, GradeError> {
     let rungs = ladder(ruleset);
+    scratch.memo.start();
     let (mut er, mut ep, mut ed) = (0.0f64, 0.0f64, 0.0f64);
     let mut hardest = Technique::FullHouse;
     let mut count = [0u32; TECHNIQUES];
@@ -247,10 +250,12 @@ pub(crate) fn run(
             er = hint.diff;
             hardest = hint.tech;
         }
+        let before = board;
         if !apply(&mut board, &hint) {
             // A hint that changes nothing would be found again forever.
             return Err(GradeError::TooHard);
         }
+        scratch.memo.changed(&before, &board);
         nsteps += 1;
         let t = hint.tech as usize;
         count[t] += 1;

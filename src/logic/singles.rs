@@ -29,10 +29,8 @@ fn placement(tech: Technique, diff: f64, cell: usize, d: usize, cells: u128) -> 
     h
 }
 
-/// Full house (a unit with one empty cell, 1.0), else a hidden single in a box (1.2), a
-/// column or a row (1.5).
-pub(crate) fn hidden_single(b: &Board) -> Option<Hint> {
-    // A unit's last empty cell: its lowest candidate is the first digit found with one place.
+/// A full house: a unit with one empty cell, which takes its (lowest) candidate (1.0).
+pub(crate) fn full_house(b: &Board) -> Option<Hint> {
     for &u in &BOX_COL_ROW {
         let empty = b.empty & UNIT_MASK[u];
         if empty.count_ones() == 1 {
@@ -43,25 +41,30 @@ pub(crate) fn hidden_single(b: &Board) -> Option<Hint> {
             }
         }
     }
-    for &u in &BOX_COL_ROW {
-        let mask = UNIT_MASK[u];
-        if (b.empty & mask).count_ones() == 1 {
-            continue;
-        }
-        let [more0, more1, ..] = b.counts(u);
-        let once = more0 & !more1;
-        if once != 0 {
-            let d = once.trailing_zeros() as usize;
-            let cell = (b.digit[d] & mask).trailing_zeros() as usize;
-            let (tech, diff) = if u < ROW0 {
-                (Technique::HiddenSingleBox, 1.2)
-            } else {
-                (Technique::HiddenSingleLine, 1.5)
-            };
-            return Some(placement(tech, diff, cell, d, mask & b.empty));
+    None
+}
+
+/// The units (bit u for unit u) where digit `d` has one place left.
+pub(crate) fn single_units(b: &Board, d: usize) -> u32 {
+    let mut out = 0u32;
+    for u in 0..27 {
+        if (b.digit[d] & UNIT_MASK[u]).count_ones() == 1 {
+            out |= 1 << u;
         }
     }
-    None
+    out
+}
+
+/// The hidden single of digit `d` in unit `u` (1.2 in a box, 1.5 in a line).
+pub(crate) fn hidden_single_at(b: &Board, u: usize, d: usize) -> Hint {
+    let mask = UNIT_MASK[u];
+    let cell = (b.digit[d] & mask).trailing_zeros() as usize;
+    let (tech, diff) = if u < ROW0 {
+        (Technique::HiddenSingleBox, 1.2)
+    } else {
+        (Technique::HiddenSingleLine, 1.5)
+    };
+    placement(tech, diff, cell, d, mask & b.empty)
 }
 
 /// A cell with one candidate (2.3).
@@ -99,33 +102,33 @@ pub(crate) fn locked_in(b: &Board, d: usize, u1: usize, kind2: usize) -> Option<
     (p1 & !UNIT_MASK[u2] == 0).then_some((p1, u2))
 }
 
-/// Pointing or claiming that leaves a hidden single in a unit of the first kind: direct
-/// pointing (1.7) for boxes, direct claiming (1.9) for lines.
-pub(crate) fn direct_locking(b: &Board) -> Option<Hint> {
-    for (k1, k2) in INTERSECTION_KINDS {
-        for d in 0..9 {
-            for i1 in 0..9 {
-                let Some((p1, u2)) = locked_in(b, d, k1 + i1, k2) else {
+/// Pointing or claiming on digit `d` that leaves a hidden single in a unit of the first
+/// kind: direct pointing (1.7) for boxes, direct claiming (1.9) for lines. The first in
+/// Sudoku Explainer's order, with the rank of its kind of intersection: across digits, the
+/// lowest rank wins, then the lowest digit.
+pub(crate) fn direct_locking(b: &Board, d: usize) -> Option<(u16, Hint)> {
+    for (rank, (k1, k2)) in INTERSECTION_KINDS.into_iter().enumerate() {
+        for i1 in 0..9 {
+            let Some((p1, u2)) = locked_in(b, d, k1 + i1, k2) else {
+                continue;
+            };
+            let r2 = UNIT_MASK[u2];
+            // The digit is locked in u1 & u2: it leaves the rest of u2. A unit of the first
+            // kind crossing u2 may be left with one place.
+            for i3 in 0..9 {
+                let r3 = UNIT_MASK[k1 + i3];
+                if i3 == i1 || r3 & r2 == 0 {
                     continue;
-                };
-                let r2 = UNIT_MASK[u2];
-                // The digit is locked in u1 & u2: it leaves the rest of u2. A unit of the
-                // first kind crossing u2 may be left with one place.
-                for i3 in 0..9 {
-                    let r3 = UNIT_MASK[k1 + i3];
-                    if i3 == i1 || r3 & r2 == 0 {
-                        continue;
-                    }
-                    let p3 = b.digit[d] & r3;
-                    if p3.count_ones() > 1 && (p3 & !r2).count_ones() == 1 {
-                        let cell = (p3 & !r2).trailing_zeros() as usize;
-                        let (tech, diff) = if k1 == BOX0 {
-                            (Technique::DirectPointing, 1.7)
-                        } else {
-                            (Technique::DirectClaiming, 1.9)
-                        };
-                        return Some(placement(tech, diff, cell, d, p1 | bit(cell)));
-                    }
+                }
+                let p3 = b.digit[d] & r3;
+                if p3.count_ones() > 1 && (p3 & !r2).count_ones() == 1 {
+                    let cell = (p3 & !r2).trailing_zeros() as usize;
+                    let (tech, diff) = if k1 == BOX0 {
+                        (Technique::DirectPointing, 1.7)
+                    } else {
+                        (Technique::DirectClaiming, 1.9)
+                    };
+                    return Some((rank as u16, placement(tech, diff, cell, d, p1 | bit(cell))));
                 }
             }
         }
@@ -217,45 +220,39 @@ pub(crate) fn subsets_of<T>(
     None
 }
 
-/// A hidden pair (2.0) or triplet (2.5) that leaves a hidden single in its unit: the set's
-/// digits take its cells, and some other digit has one place left outside them.
-pub(crate) fn direct_hidden_set(b: &Board, degree: u32) -> Option<Hint> {
+/// A hidden pair (2.0) or triplet (2.5) in unit `u` that leaves a hidden single there: the
+/// set's digits take its cells, and some other digit has one place left outside them.
+pub(crate) fn direct_hidden_set(b: &Board, u: usize, degree: u32) -> Option<Hint> {
     let (tech, diff) = if degree == 2 {
         (Technique::DirectHiddenPair, 2.0)
     } else {
         (Technique::DirectHiddenTriplet, 2.5)
     };
-    for &u in &BOX_COL_ROW {
-        if b.empty_in(u) <= degree {
-            continue;
-        }
-        let mask = UNIT_MASK[u];
-        let counts = b.counts(u);
-        // Each digit of the set has two places at least and `degree` at most.
-        let eligible = counts[1] & !counts[degree as usize];
-        let multi = counts[1];
-        let found = subsets_of(eligible, degree, |set| {
-            let mut common = 0u128;
-            for d in super::board::digits_of(set) {
-                common |= b.digit[d] & mask;
-            }
-            if common.count_ones() != degree {
-                return None;
-            }
-            for d in super::board::digits_of(multi & !set) {
-                let rest = b.digit[d] & mask & !common;
-                if rest.count_ones() == 1 {
-                    let cell = rest.trailing_zeros() as usize;
-                    return Some(placement(tech, diff, cell, d, common | bit(cell)));
-                }
-            }
-            None
-        });
-        if found.is_some() {
-            return found;
-        }
+    if b.empty_in(u) <= degree {
+        return None;
     }
-    None
+    let mask = UNIT_MASK[u];
+    let counts = b.counts(u);
+    // Each digit of the set has two places at least and `degree` at most.
+    let eligible = counts[1] & !counts[degree as usize];
+    let multi = counts[1];
+    subsets_of(eligible, degree, |set| {
+        let mut common = 0u128;
+        for d in super::board::digits_of(set) {
+            common |= b.digit[d] & mask;
+        }
+        if common.count_ones() != degree {
+            return None;
+        }
+        for d in super::board::digits_of(multi & !set) {
+            let rest = b.digit[d] & mask & !common;
+            if rest.count_ones() == 1 {
+                let cell = rest.trailing_zeros() as usize;
+                return Some(placement(tech, diff, cell, d, common | bit(cell)));
+            }
+        }
+        None
+    })
 }
 
 #[cfg(test)]

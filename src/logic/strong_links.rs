@@ -296,7 +296,7 @@ fn line_name(set: &[u8]) -> ([u8; 4], usize) {
 /// The key that orders the hints: rating, then more removals, then the suffix, then the
 /// order in which Sukaku Explainer would have generated them (its sort is stable).
 #[derive(Clone, Copy)]
-struct Key {
+pub(crate) struct Key {
     diff: f64,
     elims: u32,
     suffix: [u8; 5],
@@ -307,7 +307,8 @@ struct Key {
 }
 
 impl Key {
-    fn before(&self, o: &Key) -> bool {
+    /// True when `self` sorts strictly before `o`.
+    pub fn before(&self, o: &Key) -> bool {
         match self.diff.total_cmp(&o.diff) {
             std::cmp::Ordering::Less => true,
             std::cmp::Ordering::Greater => false,
@@ -416,86 +417,113 @@ fn kind_ranks(n: usize) -> Vec<[u8; 4]> {
     out
 }
 
+/// Memory of the search, kept between calls.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    nodes: Vec<Node>,
+    /// bridges[2 * i + e]: the (node, entry end) states reachable leaving node i by end e.
+    bridges: Vec<u128>,
+    links: Vec<Link>,
+    /// Per number of links - 2: the rank of each permutation and kind sequence among those
+    /// Sukaku Explainer tries, indexed by its digits read in base 4.
+    perms: [Vec<u8>; 3],
+    kinds: [Vec<u8>; 3],
+}
+
+/// A sequence of at most four small numbers as one number (base 4), for rank tables.
+fn code(seq: &[u8]) -> usize {
+    seq.iter().fold(0, |c, &x| c * 4 + x as usize)
+}
+
+fn rank_table(seqs: &[[u8; 4]], n: usize) -> Vec<u8> {
+    let mut t = vec![u8::MAX; 256];
+    for (rank, s) in seqs.iter().enumerate() {
+        t[code(&s[..n])] = rank as u8;
+    }
+    t
+}
+
 struct Search<'a> {
     b: &'a Board,
     n: usize,
     d: usize,
-    nodes: Vec<Node>,
-    /// bridges[2 * i + e]: the (node, entry end) states reachable leaving node i by end e.
-    bridges: Vec<u128>,
+    nodes: &'a [Node],
+    bridges: &'a [u128],
     path: [(usize, usize); 4],
-    perms: Vec<[u8; 4]>,
-    kinds: Vec<[u8; 4]>,
+    perms: &'a [u8],
+    kinds: &'a [u8],
     best: Option<(Key, Hint)>,
 }
 
-/// The best chain of `n` strong links (2, 3 or 4).
+/// The best chain of `n` strong links (2, 3 or 4) on digit `d`, with its sort key (which
+/// orders chains of all digits).
 ///
 /// Sukaku Explainer enumerates every set of links by kind and unit, then every order and
 /// direction of each set, and keeps those that chain. We walk the chains directly, from link
 /// to link through the ends that share a unit, and give each the key of its place in Sukaku
 /// Explainer's enumeration, so that the sort picks the same hint.
-pub(crate) fn strong_links(b: &Board, n: usize) -> Option<Hint> {
+pub(crate) fn strong_links(b: &Board, n: usize, d: usize, sc: &mut Scratch) -> Option<(Key, Hint)> {
+    if sc.perms[n - 2].is_empty() {
+        sc.perms[n - 2] = rank_table(&permutations(n), n);
+        sc.kinds[n - 2] = rank_table(&kind_ranks(n), n);
+    }
+    sc.nodes.clear();
+    for kind in 0..3 {
+        sc.links.clear();
+        let first = [BOX0, ROW0, COL0][kind];
+        for u in first..first + 9 {
+            unit_links(b, d, u, &mut sc.links);
+        }
+        for (index, &link) in sc.links.iter().enumerate() {
+            sc.nodes.push(Node {
+                link,
+                kind: kind as u8,
+                index: index as u8,
+                lines: [Lines::of(&link.ends[0]), Lines::of(&link.ends[1])],
+            });
+        }
+    }
+    // At most 27 units with two groupings each: 108 (node, end) states fit a u128.
+    let nodes = &sc.nodes;
+    let m = nodes.len();
+    sc.bridges.clear();
+    sc.bridges.resize(2 * m, 0);
+    for i in 0..m {
+        for e in 0..2 {
+            let mut reach = 0u128;
+            for j in 0..m {
+                if nodes[j].link.unit == nodes[i].link.unit
+                    || nodes[j].link.places & nodes[i].link.places != 0
+                {
+                    continue;
+                }
+                for f in 0..2 {
+                    if nodes[i].lines[e].shared(&nodes[j].lines[f]).is_some() {
+                        reach |= 1u128 << (2 * j + f);
+                    }
+                }
+            }
+            sc.bridges[2 * i + e] = reach;
+        }
+    }
     let mut s = Search {
         b,
         n,
-        d: 0,
-        nodes: Vec::new(),
-        bridges: Vec::new(),
+        d,
+        nodes: &sc.nodes,
+        bridges: &sc.bridges,
         path: [(0, 0); 4],
-        perms: permutations(n),
-        kinds: kind_ranks(n),
+        perms: &sc.perms[n - 2],
+        kinds: &sc.kinds[n - 2],
         best: None,
     };
-    let mut links = Vec::new();
-    for d in 0..9 {
-        s.d = d;
-        s.nodes.clear();
-        for kind in 0..3 {
-            links.clear();
-            let first = [BOX0, ROW0, COL0][kind];
-            for u in first..first + 9 {
-                unit_links(b, d, u, &mut links);
-            }
-            for (index, &link) in links.iter().enumerate() {
-                s.nodes.push(Node {
-                    link,
-                    kind: kind as u8,
-                    index: index as u8,
-                    lines: [Lines::of(&link.ends[0]), Lines::of(&link.ends[1])],
-                });
-            }
-        }
-        // At most 27 units with two groupings each: 108 (node, end) states fit a u128.
-        let m = s.nodes.len();
-        s.bridges.clear();
-        s.bridges.resize(2 * m, 0);
-        for i in 0..m {
-            for e in 0..2 {
-                let mut reach = 0u128;
-                for j in 0..m {
-                    if s.nodes[j].link.unit == s.nodes[i].link.unit
-                        || s.nodes[j].link.places & s.nodes[i].link.places != 0
-                    {
-                        continue;
-                    }
-                    for f in 0..2 {
-                        if s.nodes[i].lines[e].shared(&s.nodes[j].lines[f]).is_some() {
-                            reach |= 1u128 << (2 * j + f);
-                        }
-                    }
-                }
-                s.bridges[2 * i + e] = reach;
-            }
-        }
-        for i in 0..m {
-            for u0 in 0..2 {
-                s.path[0] = (i, u0);
-                s.walk(1, s.nodes[i].link.places);
-            }
+    for i in 0..m {
+        for u0 in 0..2 {
+            s.path[0] = (i, u0);
+            s.walk(1, s.nodes[i].link.places);
         }
     }
-    s.best.map(|(_, h)| h)
+    s.best
 }
 
 impl Search<'_> {
@@ -530,7 +558,14 @@ impl Search<'_> {
             *o = k;
         }
         let node = |k: usize| &self.nodes[self.path[k].0];
-        order[..n].sort_by_key(|&k| (node(k).kind, node(k).link.unit));
+        // Units are numbered boxes, rows, columns: by unit is by kind, then unit.
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && node(order[j - 1]).link.unit > node(order[j]).link.unit {
+                order.swap(j - 1, j);
+                j -= 1;
+            }
+        }
         // q[i]: the search depth of the chain's i-th link.
         let mut q = [0u8; 4];
         for (depth, &k) in order[..n].iter().enumerate() {
@@ -555,13 +590,9 @@ impl Search<'_> {
             kinds[depth] = node(k).kind;
             generated[2 + depth] = node(k).index;
         }
-        generated[0] = self
-            .kinds
-            .iter()
-            .position(|k| k[..n] == kinds[..n])
-            .unwrap() as u8;
+        generated[0] = self.kinds[code(&kinds[..n])];
         generated[1] = self.d as u8;
-        generated[6] = self.perms.iter().position(|p| p[..n] == q[..n]).unwrap() as u8;
+        generated[6] = self.perms[code(&q[..n])];
         let mut u = 0u8;
         for k in 0..n {
             u = u << 1 | self.path[k].1 as u8;
