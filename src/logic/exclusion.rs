@@ -86,8 +86,10 @@ pub(crate) fn aligned_pair(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<Hin
 pub(crate) fn aligned_triplet(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<Hint> {
     candidates(b, 3, list);
     let mut in_list: Cells = 0;
-    for &(c, _) in list.iter() {
+    let mut excluders = [0u128; 81];
+    for &(c, e) in list.iter() {
         in_list |= bit(c as usize);
+        excluders[c as usize] = e;
     }
     for n2 in 1..list.len() {
         for n1 in 0..n2 {

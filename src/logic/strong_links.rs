@@ -483,27 +483,54 @@ pub(crate) fn strong_links(b: &Board, n: usize, d: usize, sc: &mut Scratch) -> O
             });
         }
     }
-    // At most 27 units with two groupings each: 108 (node, end) states fit a u128.
+    // At most 27 units with two groupings each: 108 (node, end) states fit a u128. Ends are
+    // bucketed by the column, row and box that hold all their cells; two ends join when they
+    // share a bucket.
     let nodes = &sc.nodes;
     let m = nodes.len();
+    let mut cols = [0u128; 9];
+    let mut rows = [0u128; 9];
+    let mut boxes = [0u128; 9];
+    for (i, node) in nodes.iter().enumerate() {
+        for f in 0..2 {
+            let st = 1u128 << (2 * i + f);
+            let l = &node.lines[f];
+            if let Some(c) = l.col {
+                cols[c as usize] |= st;
+            }
+            if let Some(r) = l.row {
+                rows[r as usize] |= st;
+            }
+            if let Some(x) = l.bx {
+                boxes[x as usize] |= st;
+            }
+        }
+    }
     sc.bridges.clear();
     sc.bridges.resize(2 * m, 0);
     for i in 0..m {
-        for e in 0..2 {
-            let mut reach = 0u128;
-            for j in 0..m {
-                if nodes[j].link.unit == nodes[i].link.unit
-                    || nodes[j].link.places & nodes[i].link.places != 0
-                {
-                    continue;
-                }
-                for f in 0..2 {
-                    if nodes[i].lines[e].shared(&nodes[j].lines[f]).is_some() {
-                        reach |= 1u128 << (2 * j + f);
-                    }
-                }
+        // Links in the same unit or on shared places never chain with link i.
+        let mut apart = 0u128;
+        for (j, other) in nodes.iter().enumerate() {
+            if other.link.unit != nodes[i].link.unit
+                && other.link.places & nodes[i].link.places == 0
+            {
+                apart |= 3u128 << (2 * j);
             }
-            sc.bridges[2 * i + e] = reach;
+        }
+        for e in 0..2 {
+            let l = &nodes[i].lines[e];
+            let mut reach = 0u128;
+            if let Some(c) = l.col {
+                reach |= cols[c as usize];
+            }
+            if let Some(r) = l.row {
+                reach |= rows[r as usize];
+            }
+            if let Some(x) = l.bx {
+                reach |= boxes[x as usize];
+            }
+            sc.bridges[2 * i + e] = reach & apart;
         }
     }
     let mut s = Search {

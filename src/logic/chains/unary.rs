@@ -138,7 +138,11 @@ impl Unary {
 
     /// The best cycle or forcing chain, searching X, then Y, then XY links.
     pub fn find(&mut self, b: &Board, best: &mut Best) {
+        let graph = Graph::new(b);
         for (y, x) in [(false, true), (true, false), (true, true)] {
+            let (rank, _, _) = Self::kind(y, x);
+            let cycle_base = if y && x { 7.0 } else { 6.5 };
+            let chain_base = if y { 7.0 } else { 6.6 };
             for c in cells_of(b.empty) {
                 let n = b.cell[c].count_ones();
                 if n < 2 || (!x && n > 2) {
@@ -146,10 +150,36 @@ impl Unary {
                 }
                 for d in digits_of(b.cell[c]) {
                     let source = key(c, d, true);
-                    self.cycles(b, source, y, x, best);
+                    // A breadth-first sweep over sets gives the forcing chain's exact length
+                    // and a lower bound for the cycle's; the searches that keep paths run
+                    // only where they can still beat the best hint.
+                    let cycle_ok = |k: u32| best.beaten_by(&SortKey::new(cycle_base, 2 * k, rank));
+                    let chain_ok =
+                        |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
+                    let (cycle_at, chain_at) = graph.sweep(
+                        b,
+                        source,
+                        y,
+                        x,
+                        &cycle_ok,
+                        if x { &chain_ok } else { &|_| false },
+                    );
+                    if cycle_at.is_some() {
+                        self.cycles(b, source, y, x, best);
+                    }
                     if x {
-                        self.forcing(b, source, y, best);
-                        self.forcing(b, conjugate(source), y, best);
+                        if chain_at
+                            .is_some_and(|l| best.beaten_by(&SortKey::new(chain_base, l + 1, rank)))
+                        {
+                            self.forcing(b, source, y, best);
+                        }
+                        let chain_ok =
+                            |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
+                        let (_, off_at) =
+                            graph.sweep(b, conjugate(source), y, true, &|_| false, &chain_ok);
+                        if off_at.is_some() {
+                            self.forcing(b, conjugate(source), y, best);
+                        }
                     }
                 }
             }
@@ -357,4 +387,166 @@ impl Unary {
         h.cells = cells;
         h.is_worth().then_some(h)
     }
+}
+
+/// The links of a grid as sets, for breadth-first sweeps that handle a whole level at once.
+struct Graph {
+    /// partner[d][c]: the other place of digit d in each unit of c where d has two places.
+    partner: [[u128; 81]; 9],
+    /// Cells with two candidates.
+    bivalue: u128,
+}
+
+impl Graph {
+    fn new(b: &Board) -> Graph {
+        let mut partner = [[0u128; 81]; 9];
+        for u in 0..27 {
+            for d in 0..9 {
+                let p = b.digit[d] & UNIT_MASK[u];
+                if p.count_ones() == 2 {
+                    let a = p.trailing_zeros() as usize;
+                    let c = (p & (p - 1)).trailing_zeros() as usize;
+                    partner[d][a] |= bit(c);
+                    partner[d][c] |= bit(a);
+                }
+            }
+        }
+        let mut bivalue = 0u128;
+        for c in cells_of(b.empty) {
+            if b.cell[c].count_ones() == 2 {
+                bivalue |= bit(c);
+            }
+        }
+        Graph { partner, bivalue }
+    }
+
+    /// From `source`, the levels that matter, as long as they pass their test: for an "on"
+    /// source, the first iteration at which a cycle could close (a lower bound: the cycle
+    /// search keeps fewer paths), and the level at which the source's conjugate appears
+    /// (exact, as in a forcing chain search, where every potential is reached once and first
+    /// at its lowest level). The sweep stops once neither can still pass.
+    fn sweep(
+        &self,
+        b: &Board,
+        source: usize,
+        y: bool,
+        x: bool,
+        cycle_ok: &dyn Fn(u32) -> bool,
+        chain_ok: &dyn Fn(u32) -> bool,
+    ) -> (Option<u32>, Option<u32>) {
+        let (sc, sd) = (cell_of(source), digit_of(source));
+        let on_source = is_on(source);
+        // The "off" potentials that turn the source on: its cell's other candidate if it has
+        // two (Y), the digit's other place in a unit with two (X).
+        let mut pre = [0u128; 9];
+        if on_source {
+            if y && self.bivalue & bit(sc) != 0 {
+                let other = (b.cell[sc] & !(1 << sd)).trailing_zeros() as usize;
+                pre[other] |= bit(sc);
+            }
+            if x {
+                pre[sd] |= self.partner[sd][sc];
+            }
+        }
+        let mut want_cycle = on_source && cycle_ok(2);
+        let mut want_chain = chain_ok(1);
+        let (mut cycle_at, mut chain_at) = (None, None);
+        let mut seen_on = [0u128; 9];
+        let mut seen_off = [0u128; 9];
+        let mut front = [0u128; 9];
+        front[sd] = bit(sc);
+        if on_source {
+            seen_on[sd] = bit(sc);
+        } else {
+            seen_off[sd] = bit(sc);
+        }
+        let mut level = 0u32;
+        let mut on_level = on_source;
+        while want_cycle || want_chain {
+            let mut next = [0u128; 9];
+            if on_level {
+                // On to off: the digit's other places in the units of the cell; with Y links,
+                // the cell's other candidates.
+                for d in 0..9 {
+                    for c in cells_of(front[d]) {
+                        next[d] |= PEERS[c];
+                    }
+                    next[d] &= b.digit[d];
+                }
+                if y {
+                    let others = others_of(&front);
+                    for d in 0..9 {
+                        next[d] |= others[d] & b.digit[d];
+                    }
+                }
+                if want_cycle && level >= 2 && (0..9).any(|d| next[d] & pre[d] != 0) {
+                    cycle_at = Some(level / 2 + 1);
+                    want_cycle = false;
+                }
+                if want_chain && on_source && next[sd] & bit(sc) != 0 {
+                    chain_at = Some(level + 1);
+                    want_chain = false;
+                }
+                for d in 0..9 {
+                    next[d] &= !seen_off[d];
+                    seen_off[d] |= next[d];
+                }
+            } else {
+                // Off to on: a bivalue cell's other candidate (Y), the digit's other place in
+                // a unit with two (X).
+                if x {
+                    for d in 0..9 {
+                        for c in cells_of(front[d]) {
+                            next[d] |= self.partner[d][c];
+                        }
+                    }
+                }
+                if y {
+                    let others = others_of(&front);
+                    for d in 0..9 {
+                        next[d] |= others[d] & self.bivalue & b.digit[d];
+                    }
+                }
+                if want_chain && !on_source && next[sd] & bit(sc) != 0 {
+                    chain_at = Some(level + 1);
+                    want_chain = false;
+                }
+                for d in 0..9 {
+                    next[d] &= !seen_on[d];
+                    seen_on[d] |= next[d];
+                }
+            }
+            if next.iter().all(|&m| m == 0) {
+                break;
+            }
+            front = next;
+            level += 1;
+            on_level = !on_level;
+            // What the next levels could still find.
+            if want_cycle && on_level && level >= 2 && !cycle_ok(level / 2 + 1) {
+                want_cycle = false;
+            }
+            if want_chain && on_level == on_source && !chain_ok(level + 1) {
+                want_chain = false;
+            }
+        }
+        (cycle_at, chain_at)
+    }
+}
+
+/// For each digit, the cells where some other digit is in `sets`.
+fn others_of(sets: &[u128; 9]) -> [u128; 9] {
+    let mut before = [0u128; 9];
+    let mut acc = 0u128;
+    for d in 0..9 {
+        before[d] = acc;
+        acc |= sets[d];
+    }
+    let mut out = [0u128; 9];
+    acc = 0;
+    for d in (0..9).rev() {
+        out[d] = before[d] | acc;
+        acc |= sets[d];
+    }
+    out
 }
