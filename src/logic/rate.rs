@@ -47,6 +47,8 @@ enum Rung {
     Multiple,
     Dynamic,
     DynamicPlus,
+    Nested2,
+    Nested3,
 }
 
 /// Sudoku Explainer 1.2.1's ladder, in its producer order.
@@ -77,6 +79,8 @@ const CLASSIC: &[Rung] = &[
     Rung::Multiple,
     Rung::Dynamic,
     Rung::DynamicPlus,
+    Rung::Nested2,
+    Rung::Nested3,
 ];
 
 /// Scratch memory kept between puzzles.
@@ -124,6 +128,8 @@ const SUKAKU: &[Rung] = &[
     Rung::Multiple,
     Rung::Dynamic,
     Rung::DynamicPlus,
+    Rung::Nested2,
+    Rung::Nested3,
 ];
 
 fn ladder(ruleset: Ruleset) -> &'static [Rung] {
@@ -178,6 +184,8 @@ fn find(
         Rung::Multiple => s.multiple.find(b, Kind::Multiple, budget)?,
         Rung::Dynamic => s.multiple.find(b, Kind::Dynamic(0), budget)?,
         Rung::DynamicPlus => s.multiple.find(b, Kind::Dynamic(1), budget)?,
+        Rung::Nested2 => s.multiple.find(b, Kind::Dynamic(2), budget)?,
+        Rung::Nested3 => s.multiple.find(b, Kind::Dynamic(3), budget)?,
     })
 }
 

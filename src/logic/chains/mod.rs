@@ -8,6 +8,7 @@
 //! potentials its conclusion rests on (Sudoku Explainer's "complexity").
 
 pub(crate) mod multiple;
+pub(crate) mod nested;
 pub(crate) mod unary;
 
 /// Number of potential keys: 81 cells, 9 digits, 2 states.

@@ -18,7 +18,8 @@ use super::super::board::{
 };
 use super::super::singles::{BOX_COL_ROW, INTERSECTION_KINDS, combinations};
 use super::super::technique::{Hint, Technique};
-use super::unary::{Best, on_to_off};
+use super::nested::{Cause, Fingerprint, NestedHint, cause_on, rule_parents, sort_and_dedup};
+use super::unary::{Best, Unary, on_to_off};
 use super::{KEYS, SortKey, cell_of, conjugate, digit_of, is_on, key};
 use crate::logic::{Budget, GradeError};
 
@@ -67,7 +68,14 @@ struct Slot {
     clash: Option<(u16, u32, u16)>,
     /// And the stored opposite's key.
     clash_with: u16,
+    /// Per key: the nested chain it came from (an index in `nested`), or `NO_NEST`.
+    nest: Vec<u16>,
+    /// The nested chains used: (fingerprint, complexity).
+    nested: Vec<(u64, u32)>,
 }
+
+/// No nested chain.
+const NO_NEST: u16 = u16::MAX;
 
 impl Slot {
     fn new() -> Slot {
@@ -81,6 +89,8 @@ impl Slot {
             off_list: Vec::new(),
             clash: None,
             clash_with: 0,
+            nest: vec![NO_NEST; KEYS],
+            nested: Vec::new(),
         }
     }
 
@@ -94,6 +104,7 @@ impl Slot {
         self.on_list.clear();
         self.off_list.clear();
         self.clash = None;
+        self.nested.clear();
     }
 
     #[inline(always)]
@@ -103,6 +114,7 @@ impl Slot {
 
     #[inline]
     fn insert(&mut self, k: usize, parents: &[u16]) {
+        self.nest[k] = NO_NEST;
         self.stamp[k] = self.epoch;
         self.pstart[k] = self.pool.len() as u32;
         self.plen[k] = parents.len() as u16;
@@ -132,8 +144,19 @@ pub(crate) struct Multiple {
     stack: Vec<u16>,
     advanced: Vec<(u16, u32, u16)>,
     advanced_pool: Vec<u16>,
+    /// Per entry of `advanced`: the nested chain (index in `advanced_nested`) or `NO_NEST`.
+    advanced_nest: Vec<u16>,
+    advanced_nested: Vec<(u64, u32)>,
+    /// Searches for chains nested at levels 2 and 3, made when first needed.
+    unary: Option<Box<Unary>>,
+    inner: Option<Box<Multiple>>,
+    nested_hints: Vec<NestedHint>,
+    /// Nested chains counted so far for the hint being measured: (fingerprint, complexity).
+    nest_seen: Vec<(u64, u32)>,
     /// Searches run since the budget was last looked at.
     since_check: u32,
+    /// Set when the budget ran out inside a search: its results are to be dropped.
+    aborted: bool,
 }
 
 /// Slots: one per value of the cell being searched, one for the "off" assumption, and the
@@ -154,7 +177,14 @@ impl Default for Multiple {
             stack: Vec::new(),
             advanced: Vec::new(),
             advanced_pool: Vec::new(),
+            advanced_nest: Vec::new(),
+            advanced_nested: Vec::new(),
+            unary: None,
+            inner: None,
+            nested_hints: Vec::new(),
+            nest_seen: Vec::new(),
             since_check: 0,
+            aborted: false,
         }
     }
 }
@@ -170,6 +200,7 @@ impl Multiple {
         kind: Kind,
         budget: &Budget,
     ) -> Result<Option<Hint>, GradeError> {
+        self.aborted = false;
         let mut best = Best::none();
         for c in cells_of(b.empty) {
             let card = b.cell[c].count_ones();
@@ -177,10 +208,17 @@ impl Multiple {
                 self.cell_hints(b, c, kind, &mut best, budget)?;
             }
         }
+        if self.aborted {
+            // A search cut short may have offered a hint it would not have found.
+            return Err(GradeError::Aborted);
+        }
         Ok(best.hint)
     }
 
     fn tick(&mut self, budget: &Budget) -> Result<(), GradeError> {
+        if self.aborted {
+            return Err(GradeError::Aborted);
+        }
         self.since_check += 1;
         if self.since_check >= CHECK_EVERY {
             self.since_check = 0;
@@ -250,7 +288,7 @@ impl Multiple {
         for (vi, &v) in values.iter().enumerate() {
             let p_on = key(c, v, true);
             self.tick(budget)?;
-            self.chain(b, vi, p_on, kind);
+            self.chain(b, vi, p_on, kind, budget);
             if contradiction && self.slots[vi].clash.is_some() {
                 let cx = self.clash_complexity(vi);
                 let k = SortKey::new(base, cx, 7);
@@ -263,7 +301,7 @@ impl Multiple {
             }
             if contradiction || double {
                 self.tick(budget)?;
-                self.chain(b, OFF_SLOT, conjugate(p_on), kind);
+                self.chain(b, OFF_SLOT, conjugate(p_on), kind, budget);
                 if contradiction && self.slots[OFF_SLOT].clash.is_some() {
                     let cx = self.clash_complexity(OFF_SLOT);
                     let k = SortKey::new(base, cx, 7);
@@ -274,7 +312,7 @@ impl Multiple {
                 for i in 0..self.slots[vi].on_list.len() {
                     let q = self.slots[vi].on_list[i] as usize;
                     if self.slots[OFF_SLOT].has(q) {
-                        let cx = self.count(vi, q) + self.count(OFF_SLOT, q);
+                        let cx = self.count(&[vi, OFF_SLOT], q);
                         let k = SortKey::new(base, cx, 1);
                         self.offer(best, k, || {
                             place_hint(b, t_double, k.diff, cell_of(q), digit_of(q))
@@ -284,7 +322,7 @@ impl Multiple {
                 for i in 0..self.slots[vi].off_list.len() {
                     let q = self.slots[vi].off_list[i] as usize;
                     if self.slots[OFF_SLOT].has(q) {
-                        let cx = self.count(vi, q) + self.count(OFF_SLOT, q);
+                        let cx = self.count(&[vi, OFF_SLOT], q);
                         let k = SortKey::new(base, cx, 1);
                         self.offer(best, k, || remove_hint(t_double, k.diff, q));
                     }
@@ -311,7 +349,8 @@ impl Multiple {
                         self.slots[0].off_list[i]
                     } as usize;
                     if (1..n).all(|s| self.slots[s].has(q)) {
-                        let cx: u32 = (0..n).map(|s| self.count(s, q)).sum();
+                        let all: [usize; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+                        let cx = self.count(&all[..n], q);
                         let k = SortKey::new(base, cx, 5);
                         self.offer(best, k, || {
                             let mut h = if is_on(q) {
@@ -359,7 +398,7 @@ impl Multiple {
                 } else {
                     let s = REGION_SLOT + n - 1;
                     self.tick(budget)?;
-                    self.chain(b, s, key(x, v, true), kind);
+                    self.chain(b, s, key(x, v, true), kind, budget);
                     slots[n] = s;
                 }
                 n += 1;
@@ -378,7 +417,7 @@ impl Multiple {
                         self.slots[vi].off_list[i]
                     } as usize;
                     if slots[1..].iter().all(|&s| self.slots[s].has(q)) {
-                        let cx: u32 = slots.iter().map(|&s| self.count(s, q)).sum();
+                        let cx = self.count(slots, q);
                         let k = SortKey::new(base, cx, 6);
                         self.offer(best, k, || {
                             let mut h = if is_on(q) {
@@ -396,24 +435,33 @@ impl Multiple {
         Ok(())
     }
 
-    /// The number of distinct potentials `k` rests on in slot `s`, itself included.
-    fn count(&mut self, s: usize, k: usize) -> u32 {
-        self.count_from(s, k as u16, &[])
+    /// The complexity of a hint whose chains end at `k` in each of `slots`: the distinct
+    /// potentials each chain rests on, summed, plus the complexity of every distinct nested
+    /// chain they use.
+    fn count(&mut self, slots: &[usize], k: usize) -> u32 {
+        self.nest_seen.clear();
+        let mut total = 0;
+        for &s in slots {
+            total += self.count_from(s, k as u16, &[]);
+        }
+        total + self.nest_seen.iter().map(|n| n.1).sum::<u32>()
     }
 
     /// Both sides of slot `s`'s contradiction.
     fn clash_complexity(&mut self, s: usize) -> u32 {
+        self.nest_seen.clear();
         let (k, start, len) = self.slots[s].clash.unwrap();
         let with = self.slots[s].clash_with;
         let parents: Vec<u16> =
             self.slots[s].pool[start as usize..start as usize + len as usize].to_vec();
         let a = self.count_from(s, k, &parents);
-        let b = self.count(s, with as usize);
-        a + b
+        let b = self.count_from(s, with, &[]);
+        a + b + self.nest_seen.iter().map(|n| n.1).sum::<u32>()
     }
 
     /// Distinct potentials reached from `k` through the parents: those of `extra` when given
-    /// (a potential not stored in the slot), else `k`'s own.
+    /// (a potential not stored in the slot), else `k`'s own. Nested chains met on the way
+    /// are added to `nest_seen`.
     fn count_from(&mut self, s: usize, k: u16, extra: &[u16]) -> u32 {
         self.visit_gen = self.visit_gen.wrapping_add(1);
         if self.visit_gen == 0 {
@@ -427,6 +475,7 @@ impl Multiple {
         self.visit[k as usize] = g;
         if extra.is_empty() {
             self.stack.extend_from_slice(slot.parents(k as usize));
+            note_nest(slot, k as usize, &mut self.nest_seen);
         } else {
             self.stack.extend_from_slice(extra);
         }
@@ -438,12 +487,13 @@ impl Multiple {
             self.visit[p] = g;
             count += 1;
             self.stack.extend_from_slice(slot.parents(p));
+            note_nest(slot, p, &mut self.nest_seen);
         }
         count
     }
 
     /// One search from `start` into slot `s`, stopping at the first contradiction.
-    fn chain(&mut self, base: &Board, s: usize, start: usize, kind: Kind) {
+    fn chain(&mut self, base: &Board, s: usize, start: usize, kind: Kind, budget: &Budget) {
         let y = kind != Kind::Nishio;
         let dynamic = kind.dynamic();
         let level = kind.level();
@@ -492,7 +542,10 @@ impl Multiple {
                 continue;
             }
             if level > 0 {
-                self.advanced_potentials(base, &g, s);
+                self.advanced_potentials(base, &g, s, level, budget);
+                if self.aborted {
+                    return;
+                }
                 let mut added = false;
                 for i in 0..self.advanced.len() {
                     let (q, start, len) = self.advanced[i];
@@ -501,6 +554,12 @@ impl Multiple {
                         let parents =
                             &self.advanced_pool[start as usize..(start + len as u32) as usize];
                         slot.insert(q as usize, parents);
+                        let n = self.advanced_nest[i];
+                        if n != NO_NEST {
+                            let idx = slot.nested.len() as u16;
+                            slot.nested.push(self.advanced_nested[n as usize]);
+                            slot.nest[q as usize] = idx;
+                        }
                         self.queue_off.push(q);
                         added = true;
                     }
@@ -573,9 +632,18 @@ impl Multiple {
     /// The removals that pointing, claiming, hidden and naked pairs, or X-Wings (the first of
     /// these that finds any) make on the search's grid, each resting on the candidates the
     /// search removed that the rule needed gone.
-    fn advanced_potentials(&mut self, base: &Board, g: &Board, s: usize) {
+    fn advanced_potentials(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        s: usize,
+        level: u8,
+        budget: &Budget,
+    ) {
         self.advanced.clear();
         self.advanced_pool.clear();
+        self.advanced_nest.clear();
+        self.advanced_nested.clear();
         let slot = &self.slots[s];
         let mut out = Advanced {
             base,
@@ -592,7 +660,48 @@ impl Multiple {
                 _ => out.x_wings(),
             }
             if !out.list.is_empty() {
+                self.advanced_nest.resize(self.advanced.len(), NO_NEST);
                 return;
+            }
+        }
+        // Level 2: forcing chains and cycles on the search's grid; level 3: multiple forcing
+        // chains too. All of a rule's hints count, each resting on what it needed removed.
+        let mut hints = std::mem::take(&mut self.nested_hints);
+        if level >= 2 {
+            let unary = self.unary.get_or_insert_with(Default::default);
+            if !unary.collect(base, g, &mut hints, budget) {
+                self.aborted = true;
+            }
+            self.add_nested(&hints);
+        }
+        if level >= 3 && self.advanced.is_empty() && !self.aborted {
+            let inner = self.inner.get_or_insert_with(Default::default);
+            if !inner.collect_static(base, g, &mut hints, budget) {
+                self.aborted = true;
+            }
+            self.add_nested(&hints);
+        }
+        self.nested_hints = hints;
+    }
+
+    fn add_nested(&mut self, hints: &[NestedHint]) {
+        for h in hints {
+            if h.parents.is_empty() {
+                continue;
+            }
+            let start = self.advanced_pool.len() as u32;
+            self.advanced_pool.extend_from_slice(&h.parents);
+            let idx = self.advanced_nested.len() as u16;
+            self.advanced_nested.push((h.fingerprint, h.complexity));
+            for &(c, m) in &h.entries {
+                for d in digits_of(m) {
+                    self.advanced.push((
+                        key(c as usize, d, false) as u16,
+                        start,
+                        h.parents.len() as u16,
+                    ));
+                    self.advanced_nest.push(idx);
+                }
             }
         }
     }
@@ -859,6 +968,135 @@ impl Advanced<'_> {
                     self.add(&mut entries[..n], &parents[..np]);
                 }
             }
+        }
+    }
+}
+
+impl Multiple {
+    /// Every cell and region forcing chain on the fixed grid `g` (Sudoku Explainer's
+    /// multiple forcing chains, 8.0), as nested hints for a dynamic search whose grid
+    /// started as `base`, sorted and deduplicated.
+    /// False when the budget ran out (`out` is then incomplete).
+    pub fn collect_static(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        out: &mut Vec<NestedHint>,
+        budget: &Budget,
+    ) -> bool {
+        out.clear();
+        for c in cells_of(g.empty) {
+            if g.cell[c].count_ones() <= 2 {
+                continue;
+            }
+            if budget.spent() {
+                return false;
+            }
+            let values: Vec<usize> = digits_of(g.cell[c]).collect();
+            for (vi, &v) in values.iter().enumerate() {
+                self.chain(g, vi, key(c, v, true), Kind::Multiple, budget);
+                for &u in &CELL_UNITS[c] {
+                    let places = g.digit[v] & UNIT_MASK[u as usize];
+                    if places.count_ones() < 2 || places.trailing_zeros() as usize != c {
+                        continue;
+                    }
+                    let mut slots = [0usize; 9];
+                    let mut n = 0;
+                    for x in cells_of(places) {
+                        if x == c {
+                            slots[n] = vi;
+                        } else {
+                            let s = REGION_SLOT + n - 1;
+                            self.chain(g, s, key(x, v, true), Kind::Multiple, budget);
+                            slots[n] = s;
+                        }
+                        n += 1;
+                    }
+                    let kind = CELL_UNITS[c].iter().position(|&w| w == u).unwrap() as u8;
+                    self.collect_common(base, g, &slots[..n], Cause::Unit(kind), 6, out);
+                }
+            }
+            let slots: Vec<usize> = (0..values.len()).collect();
+            self.collect_common(base, g, &slots, Cause::Cell, 5, out);
+        }
+        sort_and_dedup(out);
+        true
+    }
+
+    /// The potentials every slot of `slots` reached (on ones first, in the first slot's
+    /// order), each as a nested hint.
+    fn collect_common(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        slots: &[usize],
+        root: Cause,
+        rank: u8,
+        out: &mut Vec<NestedHint>,
+    ) {
+        let first = slots[0];
+        for on in [true, false] {
+            let len = if on {
+                self.slots[first].on_list.len()
+            } else {
+                self.slots[first].off_list.len()
+            };
+            for i in 0..len {
+                let q = if on {
+                    self.slots[first].on_list[i]
+                } else {
+                    self.slots[first].off_list[i]
+                } as usize;
+                if !slots[1..].iter().all(|&s| self.slots[s].has(q)) {
+                    continue;
+                }
+                let (c, d) = (cell_of(q), digit_of(q));
+                let mask = if on { g.cell[c] & !(1 << d) } else { 1 << d };
+                if mask == 0 {
+                    continue;
+                }
+                let mut parents = Vec::new();
+                let mut fp = Fingerprint::default();
+                let mut complexity = 0;
+                for &s in slots {
+                    let mut k = q;
+                    loop {
+                        complexity += 1;
+                        fp.add(k);
+                        let ps = self.slots[s].parents(k);
+                        if ps.is_empty() {
+                            if is_on(k) {
+                                rule_parents(base, g, k, root, &mut parents);
+                            }
+                            break;
+                        }
+                        let p = ps[0] as usize;
+                        if is_on(k) {
+                            rule_parents(base, g, k, cause_on(g, p, k), &mut parents);
+                        }
+                        k = p;
+                    }
+                    fp.end_target();
+                }
+                out.push(NestedHint {
+                    key: SortKey::new(8.0, complexity, rank),
+                    entries: vec![(c as u8, mask)],
+                    parents,
+                    complexity,
+                    fingerprint: fp.value(),
+                });
+            }
+        }
+    }
+}
+
+/// Adds the nested chain of key `k` in `slot`, if any, to `seen` (once per fingerprint).
+fn note_nest(slot: &Slot, k: usize, seen: &mut Vec<(u64, u32)>) {
+    let n = slot.nest[k];
+    if n != NO_NEST {
+        let nested = slot.nested[n as usize];
+        if !seen.iter().any(|s| s.0 == nested.0) {
+            seen.push(nested);
         }
     }
 }
