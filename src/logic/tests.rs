@@ -252,3 +252,31 @@ fn a_deadline_aborts_soon_even_in_nested_chains() {
         start.elapsed()
     );
 }
+
+#[test]
+fn serate_sample_keeps_its_agreement() {
+    // 252 public-domain puzzles rated by Sukaku Explainer's serate (see the fixture's README).
+    // Every one gets serate's ER, EP and ED today; this guards that floor.
+    let text = include_str!("../../tests/data/logic/serate_sample.csv");
+    let tenths = |s: &str| (s.parse::<f64>().unwrap() * 10.0).round() as u16;
+    let mut g = Grader::new();
+    let (mut n, mut er, mut ep, mut ed) = (0, 0, 0, 0);
+    let mut differ = Vec::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let p: Grid = f[0].parse().unwrap();
+        let r = g.grade(&p, &Budget::default()).unwrap();
+        n += 1;
+        er += usize::from(r.er == tenths(f[1]));
+        ep += usize::from(r.ep == tenths(f[2]));
+        ed += usize::from(r.ed == tenths(f[3]));
+        if r.er != tenths(f[1]) {
+            differ.push(format!("{p} serate {} ours {}", f[1], r.er));
+        }
+    }
+    assert_eq!(n, 252);
+    assert!(
+        er == n && ep == n && ed == n,
+        "ER {er}, EP {ep}, ED {ed} of {n}: {differ:?}"
+    );
+}
