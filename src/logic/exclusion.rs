@@ -3,7 +3,7 @@
 //! it takes every candidate of a cell that sees them all (an "excluder"); a digit no possible
 //! combination uses leaves its cell.
 
-use super::board::{Board, Cells, PEERS, bit, cells_of, digits_of};
+use super::board::{Board, CELL_UNITS, Cells, PEERS, bit, cells_of, digits_of};
 use super::technique::{Hint, Technique};
 
 /// The cells that may take part, with their excluders: cells with two or more candidates,
@@ -83,7 +83,17 @@ pub(crate) fn aligned_pair(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<Hin
 
 /// Aligned triplet exclusion: two cells and a third among their excluders' cells, with at
 /// least two common excluders of two or three candidates.
-pub(crate) fn aligned_triplet(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<Hint> {
+///
+/// Three cells that removed nothing are remembered with the clock of the step (see `memo`):
+/// while none of their nine units changes, their candidates and excluders are the same and
+/// they remove nothing again, so later steps skip them.
+pub(crate) fn aligned_triplet(
+    b: &Board,
+    list: &mut Vec<(u8, Cells)>,
+    known: &mut TripleCache,
+    clock: u64,
+    unit_changed: &[u64; 27],
+) -> Option<Hint> {
     candidates(b, 3, list);
     let mut in_list: Cells = 0;
     let mut excluders = [0u128; 81];
@@ -99,17 +109,30 @@ pub(crate) fn aligned_triplet(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<
             // The third cell: first the first cell's excluders, then the second's others.
             let first = e0 & in_list & exclude;
             let second = e1 & !e0 & in_list & exclude;
+            if (e0 & e1).count_ones() < 2 {
+                // Every triplet needs two excluders common to its first two cells.
+                continue;
+            }
             for t in cells_of(first).chain(cells_of(second)) {
-                let et = list
-                    .iter()
-                    .find(|&&(c, _)| c as usize == t)
-                    .map_or(0, |x| x.1);
-                let common = e0 & e1 & et;
+                let common = e0 & e1 & excluders[t];
                 if common.count_ones() < 2 {
                     continue;
                 }
-                if let Some(h) = triplet(b, [c0, c1, t], common) {
-                    return Some(h);
+                // The same three cells come up in other roles and at later steps; their
+                // outcome does not depend on the roles.
+                let unchanged_since = |at: u64| {
+                    [c0, c1, t].iter().all(|&c| {
+                        CELL_UNITS[c]
+                            .iter()
+                            .all(|&u| unit_changed[u as usize] <= at)
+                    })
+                };
+                if known.get(c0, c1, t).is_some_and(unchanged_since) {
+                    continue;
+                }
+                match triplet(b, [c0, c1, t], common) {
+                    Some(h) => return Some(h),
+                    None => known.put(c0, c1, t, clock),
                 }
             }
         }
@@ -118,36 +141,57 @@ pub(crate) fn aligned_triplet(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<
 }
 
 fn triplet(b: &Board, cells: [usize; 3], common: Cells) -> Option<Hint> {
-    let mut excl = [0u16; 20];
-    let mut n = 0;
-    for e in cells_of(common) {
-        excl[n] = b.cell[e];
-        n += 1;
-    }
-    let excl = &excl[..n];
-    let see01 = PEERS[cells[0]] & bit(cells[1]) != 0;
-    let see02 = PEERS[cells[0]] & bit(cells[2]) != 0;
-    let see12 = PEERS[cells[1]] & bit(cells[2]) != 0;
     let m = [b.cell[cells[0]], b.cell[cells[1]], b.cell[cells[2]]];
+    let see = |i: usize, j: usize| PEERS[cells[i]] & bit(cells[j]) != 0;
+    // A combination (one digit per cell) is impossible when two cells that see each other
+    // get the same digit, or when it holds every candidate of an excluder. With the digit x
+    // of one cell fixed, that forbids some digits in each other cell (x itself if they see
+    // each other; b for an excluder {x, b}) and some pairs of digits for the other two
+    // (an excluder {a, b} without x; {a, b} for an excluder {x, a, b}).
     let mut ok = [0u16; 3];
-    for x in digits_of(m[0]) {
-        for y in digits_of(m[1]) {
-            if x == y && see01 {
-                continue;
+    for (k, i, j) in [(0, 1, 2), (1, 0, 2), (2, 0, 1)] {
+        for x in digits_of(m[k]) {
+            let xb = 1u16 << x;
+            let mut y_bad = if see(k, i) { xb } else { 0 };
+            let mut z_bad = if see(k, j) { xb } else { 0 };
+            let mut pairs = [0u16; 9];
+            for e in cells_of(common) {
+                let em = b.cell[e];
+                let two = em.count_ones() == 2;
+                if em & xb != 0 {
+                    let rest = em & !xb;
+                    if two {
+                        y_bad |= rest;
+                        z_bad |= rest;
+                    } else {
+                        let a = rest.trailing_zeros() as usize;
+                        let c = (rest & (rest - 1)).trailing_zeros() as usize;
+                        pairs[a] |= 1 << c;
+                        pairs[c] |= 1 << a;
+                    }
+                } else if two {
+                    let a = em.trailing_zeros() as usize;
+                    let c = (em & (em - 1)).trailing_zeros() as usize;
+                    pairs[a] |= 1 << c;
+                    pairs[c] |= 1 << a;
+                }
             }
-            for z in digits_of(m[2]) {
-                if (x == z && see02) || (y == z && see12) {
-                    continue;
+            let zs = m[j] & !z_bad;
+            let same_ij = see(i, j);
+            let allowed = digits_of(m[i] & !y_bad).any(|y| {
+                let mut z = zs & !pairs[y];
+                if same_ij {
+                    z &= !(1 << y);
                 }
-                let s = (1u16 << x) | (1 << y) | (1 << z);
-                if excl.iter().any(|&e| e & !s == 0) {
-                    continue;
-                }
-                ok[0] |= 1 << x;
-                ok[1] |= 1 << y;
-                ok[2] |= 1 << z;
+                z != 0
+            });
+            if allowed {
+                ok[k] |= xb;
             }
         }
+    }
+    if ok == m {
+        return None;
     }
     let mut h = Hint::new(Technique::AlignedTripletExclusion, 7.5);
     for k in 0..3 {
@@ -155,10 +199,71 @@ fn triplet(b: &Board, cells: [usize; 3], common: Cells) -> Option<Hint> {
             h.elim[d] |= bit(cells[k]);
         }
     }
-    if h.is_worth() {
-        h.cells = bit(cells[0]) | bit(cells[1]) | bit(cells[2]) | common;
-        Some(h)
-    } else {
+    h.cells = bit(cells[0]) | bit(cells[1]) | bit(cells[2]) | common;
+    Some(h)
+}
+
+/// Sets of three cells that removed nothing, with the clock of the step that tried them.
+pub(crate) struct TripleCache {
+    slots: Vec<(u32, u64)>,
+}
+
+impl Default for TripleCache {
+    fn default() -> Self {
+        TripleCache {
+            slots: vec![(u32::MAX, 0); 1 << 15],
+        }
+    }
+}
+
+impl TripleCache {
+    fn key(a: usize, b: usize, c: usize) -> u32 {
+        let mut t = [a as u32, b as u32, c as u32];
+        t.sort_unstable();
+        (t[0] * 81 + t[1]) * 81 + t[2]
+    }
+
+    fn home(key: u32, mask: usize) -> usize {
+        (key.wrapping_mul(0x9E37_79B1) >> 17) as usize & mask
+    }
+
+    /// The clock at which {a, b, c} was found to remove nothing, if remembered.
+    fn get(&self, a: usize, b: usize, c: usize) -> Option<u64> {
+        let key = Self::key(a, b, c);
+        let mask = self.slots.len() - 1;
+        let mut i = Self::home(key, mask);
+        for _ in 0..16 {
+            let (k, at) = self.slots[i];
+            if k == key {
+                return Some(at);
+            }
+            if k == u32::MAX {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
         None
+    }
+
+    /// Remembers that {a, b, c} removed nothing at `clock`. When its neighbourhood in the
+    /// table is full, an old entry gives way: forgetting only costs a repeated evaluation.
+    fn put(&mut self, a: usize, b: usize, c: usize, clock: u64) {
+        let key = Self::key(a, b, c);
+        let mask = self.slots.len() - 1;
+        let home = Self::home(key, mask);
+        let mut i = home;
+        let mut oldest = home;
+        for _ in 0..16 {
+            let (k, at) = self.slots[i];
+            if k == key || k == u32::MAX {
+                self.slots[i] = (key, clock);
+                return;
+            }
+            if at < self.slots[oldest].1 {
+                oldest = i;
+            }
+            i = (i + 1) & mask;
+        }
+        self.slots[oldest] = (key, clock);
     }
 }

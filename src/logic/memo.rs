@@ -65,6 +65,16 @@ impl Default for Memo {
 }
 
 impl Memo {
+    /// The clock of the current step.
+    pub fn clock(&self) -> u64 {
+        self.clock
+    }
+
+    /// For each unit, the clock of its last change.
+    pub fn unit_changed(&self) -> &[u64; 27] {
+        &self.unit_changed
+    }
+
     /// A new puzzle: everything counts as changed.
     pub fn start(&mut self) {
         self.clock += 1;
@@ -96,7 +106,8 @@ impl Memo {
         slot: &mut Kept<T>,
         compute: impl FnOnce() -> T,
     ) -> T {
-        if slot.0 <= changed {
+        // Changes made after the result was computed carry a later clock.
+        if slot.0 < changed {
             *slot = (clock, compute());
         }
         slot.1

@@ -88,6 +88,7 @@ const CLASSIC: &[Rung] = &[
 pub(crate) struct Scratch {
     loops: uniqueness::LoopScratch,
     aligned: Vec<(u8, Cells)>,
+    triples: exclusion::TripleCache,
     unary: chains::unary::Unary,
     multiple: chains::multiple::Multiple,
     memo: memo::Memo,
@@ -174,7 +175,10 @@ fn find(
         Rung::HiddenQuad => s.memo.unit_rung(b, UnitRung::HiddenQuad),
         Rung::Bug => uniqueness::bug(b),
         Rung::AlignedPair => exclusion::aligned_pair(b, &mut s.aligned),
-        Rung::AlignedTriplet => exclusion::aligned_triplet(b, &mut s.aligned),
+        Rung::AlignedTriplet => {
+            let (clock, changed) = (s.memo.clock(), *s.memo.unit_changed());
+            exclusion::aligned_triplet(b, &mut s.aligned, &mut s.triples, clock, &changed)
+        }
         Rung::Chains => {
             let mut best = chains::unary::Best::none();
             s.unary.find(b, &mut best);
