@@ -2,13 +2,15 @@
 //!
 //! ```text
 //! cargo run --release --example logic_agreement -- REFERENCE [--limit N] [--show N] [--classic]
+//!     [--budget-ms N]
 //! ```
 //!
 //! REFERENCE holds one puzzle per line with serate's ratings: either a TSV/CSV with a header
 //! naming `puzzle` and `er` (and optionally `ep`, `ed`), or the Sudoku Exchange bank's
 //! `hash puzzle rating` lines (ER only). Prints the share of puzzles with the same ER (below
 //! 7.0 and overall, and per band of serate's ER), Spearman's rank correlation, the largest
-//! difference, and EP/ED agreement; `--show N` lists N mismatches.
+//! difference, and EP/ED agreement; `--show N` lists N mismatches. `--budget-ms N` gives each
+//! puzzle N milliseconds; puzzles cut short count as failed.
 
 use rayon::prelude::*;
 use sudoku_batch::Grid;
@@ -118,13 +120,20 @@ fn main() {
         rows.truncate(n);
     }
     let show = opt("--show").unwrap_or(0);
+    let budget_ms = opt("--budget-ms");
     let start = std::time::Instant::now();
     let ours: Vec<Option<(u16, u16, u16, String)>> = rows
         .par_iter()
         .map_init(
             || Grader::with_ruleset(ruleset),
             |g, r| {
-                g.grade(&r.puzzle, &Budget::default())
+                let budget = Budget {
+                    deadline: budget_ms.map(|ms| {
+                        std::time::Instant::now() + std::time::Duration::from_millis(ms as u64)
+                    }),
+                    stop: None,
+                };
+                g.grade(&r.puzzle, &budget)
                     .ok()
                     .map(|x| (x.er, x.ep, x.ed, x.hardest.name().to_string()))
             },
