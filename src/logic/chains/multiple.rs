@@ -157,6 +157,12 @@ pub(crate) struct Multiple {
     since_check: u32,
     /// Set when the budget ran out inside a search: its results are to be dropped.
     aborted: bool,
+    /// Chains on a fixed grid do not depend on who asks: within one search for multiple
+    /// chains, each source's chain is made once, in a slot of its own (index by source key,
+    /// valid while the stamp is the current one).
+    cached: Vec<(u32, u16)>,
+    cache_stamp: u32,
+    next_slot: usize,
 }
 
 /// Slots: one per value of the cell being searched, one for the "off" assumption, and the
@@ -185,6 +191,9 @@ impl Default for Multiple {
             nest_seen: Vec::new(),
             since_check: 0,
             aborted: false,
+            cached: vec![(0, 0); KEYS],
+            cache_stamp: 0,
+            next_slot: SLOTS,
         }
     }
 }
@@ -201,6 +210,12 @@ impl Multiple {
         budget: &Budget,
     ) -> Result<Option<Hint>, GradeError> {
         self.aborted = false;
+        self.cache_stamp = self.cache_stamp.wrapping_add(1);
+        if self.cache_stamp == 0 {
+            self.cached.fill((0, 0));
+            self.cache_stamp = 1;
+        }
+        self.next_slot = SLOTS;
         let mut best = Best::none();
         for c in cells_of(b.empty) {
             let card = b.cell[c].count_ones();
@@ -213,6 +228,36 @@ impl Multiple {
             return Err(GradeError::Aborted);
         }
         Ok(best.hint)
+    }
+
+    /// The slot holding the chain from `source`: for chains on a fixed grid, made once per
+    /// search and kept; otherwise made now into `slot`.
+    fn chain_in(
+        &mut self,
+        b: &Board,
+        source: usize,
+        slot: usize,
+        kind: Kind,
+        budget: &Budget,
+    ) -> Result<usize, GradeError> {
+        if kind.dynamic() {
+            self.tick(budget)?;
+            self.chain(b, slot, source, kind, budget);
+            return Ok(slot);
+        }
+        let (stamp, s) = self.cached[source];
+        if stamp == self.cache_stamp {
+            return Ok(s as usize);
+        }
+        self.tick(budget)?;
+        let s = self.next_slot;
+        self.next_slot += 1;
+        if self.slots.len() <= s {
+            self.slots.push(Slot::new());
+        }
+        self.chain(b, s, source, kind, budget);
+        self.cached[source] = (self.cache_stamp, s as u16);
+        Ok(s)
     }
 
     fn tick(&mut self, budget: &Budget) -> Result<(), GradeError> {
@@ -285,10 +330,11 @@ impl Multiple {
         let contradiction = kind.dynamic();
         let double = card >= 3 && !nishio && kind.dynamic();
         let values: Vec<usize> = digits_of(b.cell[c]).collect();
-        for (vi, &v) in values.iter().enumerate() {
+        let mut value_slots = [0usize; 9];
+        for (index, &v) in values.iter().enumerate() {
             let p_on = key(c, v, true);
-            self.tick(budget)?;
-            self.chain(b, vi, p_on, kind, budget);
+            let vi = self.chain_in(b, p_on, index, kind, budget)?;
+            value_slots[index] = vi;
             if contradiction && self.slots[vi].clash.is_some() {
                 let cx = self.clash_complexity(vi);
                 let k = SortKey::new(base, cx, 7);
@@ -332,25 +378,25 @@ impl Multiple {
                 self.region_hints(b, c, v, vi, kind, t_region, best, budget)?;
             }
         }
+        let value_slots = &value_slots[..values.len()];
         // Sudoku Explainer asks for two candidates, or more with multiple chains on, which
         // every kind here but Nishio (which has no cell chains) has.
         if !nishio && card >= 2 {
-            let n = values.len();
+            let first = value_slots[0];
             for on in [true, false] {
                 let list_len = if on {
-                    self.slots[0].on_list.len()
+                    self.slots[first].on_list.len()
                 } else {
-                    self.slots[0].off_list.len()
+                    self.slots[first].off_list.len()
                 };
                 for i in 0..list_len {
                     let q = if on {
-                        self.slots[0].on_list[i]
+                        self.slots[first].on_list[i]
                     } else {
-                        self.slots[0].off_list[i]
+                        self.slots[first].off_list[i]
                     } as usize;
-                    if (1..n).all(|s| self.slots[s].has(q)) {
-                        let all: [usize; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
-                        let cx = self.count(&all[..n], q);
+                    if value_slots[1..].iter().all(|&s| self.slots[s].has(q)) {
+                        let cx = self.count(value_slots, q);
                         let k = SortKey::new(base, cx, 5);
                         self.offer(best, k, || {
                             let mut h = if is_on(q) {
@@ -393,14 +439,11 @@ impl Multiple {
             let mut slots = [0usize; 9];
             let mut n = 0;
             for x in cells_of(places) {
-                if x == c {
-                    slots[n] = vi;
+                slots[n] = if x == c {
+                    vi
                 } else {
-                    let s = REGION_SLOT + n - 1;
-                    self.tick(budget)?;
-                    self.chain(b, s, key(x, v, true), kind, budget);
-                    slots[n] = s;
-                }
+                    self.chain_in(b, key(x, v, true), REGION_SLOT + n - 1, kind, budget)?
+                };
                 n += 1;
             }
             let slots = &slots[..n];

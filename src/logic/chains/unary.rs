@@ -466,16 +466,21 @@ impl Graph {
         }
         let mut level = 0u32;
         let mut on_level = on_source;
+        // Digits with potentials in the frontier: without Y links a sweep never leaves the
+        // source's digit, and with them it rarely spreads to all nine at once.
+        let mut active = 1u16 << sd;
         while want_cycle || want_chain {
             let mut next = [0u128; 9];
+            let mut reached = 0u16;
             if on_level {
                 // On to off: the digit's other places in the units of the cell; with Y links,
                 // the cell's other candidates.
-                for d in 0..9 {
+                for d in digits_of(active) {
+                    let mut n = 0u128;
                     for c in cells_of(front[d]) {
-                        next[d] |= PEERS[c];
+                        n |= PEERS[c];
                     }
-                    next[d] &= b.digit[d];
+                    next[d] = n & b.digit[d];
                 }
                 if y {
                     let others = others_of(&front);
@@ -494,12 +499,15 @@ impl Graph {
                 for d in 0..9 {
                     next[d] &= !seen_off[d];
                     seen_off[d] |= next[d];
+                    if next[d] != 0 {
+                        reached |= 1 << d;
+                    }
                 }
             } else {
                 // Off to on: a bivalue cell's other candidate (Y), the digit's other place in
                 // a unit with two (X).
                 if x {
-                    for d in 0..9 {
+                    for d in digits_of(active) {
                         for c in cells_of(front[d]) {
                             next[d] |= self.partner[d][c];
                         }
@@ -518,12 +526,16 @@ impl Graph {
                 for d in 0..9 {
                     next[d] &= !seen_on[d];
                     seen_on[d] |= next[d];
+                    if next[d] != 0 {
+                        reached |= 1 << d;
+                    }
                 }
             }
-            if next.iter().all(|&m| m == 0) {
+            if reached == 0 {
                 break;
             }
             front = next;
+            active = reached;
             level += 1;
             on_level = !on_level;
             // What the next levels could still find.
