@@ -22,6 +22,7 @@ use super::nested::{Cause, Fingerprint, NestedHint, cause_on, rule_parents, sort
 use super::unary::{Best, Unary, on_to_off};
 use super::{KEYS, SortKey, cell_of, conjugate, digit_of, is_on, key};
 use crate::logic::{Budget, GradeError};
+use std::collections::HashMap;
 
 /// Which chains to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,7 +164,23 @@ pub(crate) struct Multiple {
     cached: Vec<(u32, u16)>,
     cache_stamp: u32,
     next_slot: usize,
+    /// The nested chains' removals found on each stalled grid during one search: different
+    /// assumptions often stall on the same grid, and what the nested chains find there
+    /// depends only on it (and on the step's grid, fixed during the search).
+    nested_cache: HashMap<[u128; 9], NestedRemovals>,
 }
+
+/// The removals nested chains make on one grid, as `advanced_potentials` leaves them.
+#[derive(Clone, Default)]
+struct NestedRemovals {
+    list: Vec<(u16, u32, u16)>,
+    pool: Vec<u16>,
+    nest: Vec<u16>,
+    nested: Vec<(u64, u32)>,
+}
+
+/// Grids kept in the nested cache at most, so that memory stays bounded on long searches.
+const NESTED_CACHE_MAX: usize = 4096;
 
 /// Slots: one per value of the cell being searched, one for the "off" assumption, and the
 /// rest for the other places of a digit in a unit.
@@ -194,6 +211,7 @@ impl Default for Multiple {
             cached: vec![(0, 0); KEYS],
             cache_stamp: 0,
             next_slot: SLOTS,
+            nested_cache: HashMap::new(),
         }
     }
 }
@@ -216,6 +234,7 @@ impl Multiple {
             self.cache_stamp = 1;
         }
         self.next_slot = SLOTS;
+        self.nested_cache.clear();
         let mut best = Best::none();
         for c in cells_of(b.empty) {
             let card = b.cell[c].count_ones();
@@ -709,6 +728,13 @@ impl Multiple {
         }
         // Level 2: forcing chains and cycles on the search's grid; level 3: multiple forcing
         // chains too. All of a rule's hints count, each resting on what it needed removed.
+        if let Some(kept) = self.nested_cache.get(&g.digit) {
+            self.advanced.clone_from(&kept.list);
+            self.advanced_pool.clone_from(&kept.pool);
+            self.advanced_nest.clone_from(&kept.nest);
+            self.advanced_nested.clone_from(&kept.nested);
+            return;
+        }
         let mut hints = std::mem::take(&mut self.nested_hints);
         if level >= 2 {
             let unary = self.unary.get_or_insert_with(Default::default);
@@ -725,6 +751,17 @@ impl Multiple {
             self.add_nested(&hints);
         }
         self.nested_hints = hints;
+        if !self.aborted && self.nested_cache.len() < NESTED_CACHE_MAX {
+            self.nested_cache.insert(
+                g.digit,
+                NestedRemovals {
+                    list: self.advanced.clone(),
+                    pool: self.advanced_pool.clone(),
+                    nest: self.advanced_nest.clone(),
+                    nested: self.advanced_nested.clone(),
+                },
+            );
+        }
     }
 
     fn add_nested(&mut self, hints: &[NestedHint]) {
