@@ -1,0 +1,837 @@
+//! Bidirectional cycles and forcing chains on a fixed grid: X (links of one digit), Y
+//! (bivalue cells) and both together, rated 6.5 to 7.0 plus length.
+//!
+//! Sudoku Explainer searches three passes (X, then Y, then XY), from every candidate in cell
+//! order, and sorts all the hints by rating, length and kind; the first is applied. We search
+//! in the same order and keep the best hint so far, which lets every search stop at the
+//! length where it could no longer beat it: the winner is the same, found with less work.
+//!
+//! A forcing chain's potentials are unique (the first discovery of a potential is kept), so
+//! its length is its depth in a level-by-level search. A cycle search keeps every path to an
+//! "off" potential that does not pass through that potential already, as Sudoku Explainer
+//! does, because each such path can close its own cycle.
+
+use super::super::board::{Board, CELL_UNITS, PEERS, UNIT_MASK, bit, cells_of, digits_of};
+use super::super::technique::{Hint, Technique};
+use super::nested::{
+    Fingerprint, NestedHint, cause_off, cause_on, hashmap_order, rule_parents, sort_and_dedup,
+};
+use super::{KEYS, SortKey, cell_of, conjugate, digit_of, is_on, key};
+use crate::logic::Budget;
+
+/// The consequences of an "on" potential: the cell's other candidates (Y links only), then
+/// the digit's other places in the box, the row and the column, in that order.
+#[inline]
+pub(crate) fn on_to_off(b: &Board, k: usize, y: bool, out: &mut [u16; 32]) -> usize {
+    let (c, d) = (cell_of(k), digit_of(k));
+    let mut n = 0;
+    if y {
+        for e in digits_of(b.cell[c] & !(1 << d)) {
+            out[n] = key(c, e, false) as u16;
+            n += 1;
+        }
+    }
+    let u = CELL_UNITS[c];
+    let bx = UNIT_MASK[u[0] as usize];
+    let sets = [
+        b.digit[d] & bx & !bit(c),
+        b.digit[d] & UNIT_MASK[u[1] as usize] & !bx,
+        b.digit[d] & UNIT_MASK[u[2] as usize] & !bx,
+    ];
+    for s in sets {
+        for x in cells_of(s) {
+            out[n] = key(x, d, false) as u16;
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The consequences of an "off" potential: the cell's other candidate if it has two (Y),
+/// then the digit's only other place in the box, the row or the column (X).
+#[inline]
+pub(crate) fn off_to_on(b: &Board, k: usize, y: bool, x: bool, out: &mut [u16; 4]) -> usize {
+    let (c, d) = (cell_of(k), digit_of(k));
+    let mut n = 0;
+    if y && b.cell[c].count_ones() == 2 {
+        let other = (b.cell[c] & !(1 << d)).trailing_zeros() as usize;
+        out[n] = key(c, other, true) as u16;
+        n += 1;
+    }
+    if x {
+        for &u in &CELL_UNITS[c] {
+            let rest = b.digit[d] & UNIT_MASK[u as usize] & !bit(c);
+            if rest.count_ones() == 1 {
+                let kk = key(rest.trailing_zeros() as usize, d, true) as u16;
+                if !out[..n].contains(&kk) {
+                    out[n] = kk;
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Scratch memory of the unary search, kept between calls.
+pub(crate) struct Unary {
+    epoch: u32,
+    /// Per key: the search generation that reached it.
+    stamp: Vec<u32>,
+    /// Per key: the key it was reached from (forcing chains), or for "on" keys in a cycle
+    /// search, the index of the "off" path node it was reached from.
+    parent: Vec<u32>,
+    /// Cycle search "off" nodes: (key, parent "on" key).
+    objs: Vec<(u16, u16)>,
+    cur: Vec<u16>,
+    next: Vec<u16>,
+    path: Vec<u16>,
+}
+
+impl Default for Unary {
+    fn default() -> Self {
+        Unary {
+            epoch: 0,
+            stamp: vec![0; KEYS],
+            parent: vec![NONE; KEYS],
+            objs: Vec::new(),
+            cur: Vec::new(),
+            next: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+}
+
+/// The best hint so far and its sort key.
+pub(crate) struct Best {
+    pub key: SortKey,
+    pub hint: Option<Hint>,
+}
+
+impl Best {
+    /// No hint yet: everything beats it.
+    pub fn none() -> Best {
+        Best {
+            key: SortKey {
+                diff: f64::INFINITY,
+                complexity: u32::MAX,
+                rank: u8::MAX,
+            },
+            hint: None,
+        }
+    }
+
+    /// True when a hint with key `k` would replace the best.
+    #[inline]
+    pub fn beaten_by(&self, k: &SortKey) -> bool {
+        k.before(&self.key)
+    }
+}
+
+impl Unary {
+    fn next_gen(&mut self) -> u32 {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.fill(0);
+            self.epoch = 1;
+        }
+        self.epoch
+    }
+
+    /// The best cycle or forcing chain, searching X, then Y, then XY links.
+    pub fn find(&mut self, b: &Board, best: &mut Best) {
+        let graph = Graph::new(b);
+        for (y, x) in [(false, true), (true, false), (true, true)] {
+            let (rank, _, _) = Self::kind(y, x);
+            let cycle_base = if y && x { 7.0 } else { 6.5 };
+            let chain_base = if y { 7.0 } else { 6.6 };
+            for c in cells_of(b.empty) {
+                let n = b.cell[c].count_ones();
+                if n < 2 || (!x && n > 2) {
+                    continue;
+                }
+                for d in digits_of(b.cell[c]) {
+                    let source = key(c, d, true);
+                    // A breadth-first sweep over sets gives the forcing chain's exact length
+                    // and a lower bound for the cycle's; the searches that keep paths run
+                    // only where they can still beat the best hint.
+                    let cycle_ok = |k: u32| best.beaten_by(&SortKey::new(cycle_base, 2 * k, rank));
+                    let chain_ok =
+                        |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
+                    let (cycle_at, chain_at) = graph.sweep(
+                        b,
+                        source,
+                        y,
+                        x,
+                        &cycle_ok,
+                        if x { &chain_ok } else { &|_| false },
+                    );
+                    if cycle_at.is_some() {
+                        self.cycles(b, source, y, x, best);
+                    }
+                    if x {
+                        if chain_at
+                            .is_some_and(|l| best.beaten_by(&SortKey::new(chain_base, l + 1, rank)))
+                        {
+                            self.forcing(b, source, y, best);
+                        }
+                        let chain_ok =
+                            |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
+                        let (_, off_at) =
+                            graph.sweep(b, conjugate(source), y, true, &|_| false, &chain_ok);
+                        if off_at.is_some() {
+                            self.forcing(b, conjugate(source), y, best);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn kind(y: bool, x: bool) -> (u8, Technique, Technique) {
+        match (y, x) {
+            (true, true) => (4, Technique::BidirectionalCycle, Technique::ForcingChain),
+            (true, false) => (3, Technique::YCycle, Technique::ForcingChain),
+            _ => (2, Technique::XCycle, Technique::ForcingXChain),
+        }
+    }
+
+    /// A forcing chain from `source`: the search stops at the first potential that
+    /// contradicts the source (its conjugate), which proves the opposite of the source.
+    fn forcing(&mut self, b: &Board, source: usize, y: bool, best: &mut Best) {
+        let base = if y { 7.0 } else { 6.6 };
+        let (rank, _, tech) = Self::kind(y, true);
+        let epoch = self.next_gen();
+        self.stamp[source] = epoch;
+        self.parent[source] = NONE;
+        self.cur.clear();
+        self.cur.push(source as u16);
+        let target = conjugate(source);
+        let mut level = 0u32;
+        let mut buf = [0u16; 32];
+        let mut buf4 = [0u16; 4];
+        while !self.cur.is_empty() {
+            // Nodes made now sit at level + 1: a target there rests on level + 2 potentials.
+            if !best.beaten_by(&SortKey::new(base, level + 2, rank)) {
+                return;
+            }
+            self.next.clear();
+            for i in 0..self.cur.len() {
+                let p = self.cur[i] as usize;
+                let n = if is_on(p) {
+                    on_to_off(b, p, y, &mut buf)
+                } else {
+                    let n = off_to_on(b, p, y, true, &mut buf4);
+                    buf[..n].copy_from_slice(&buf4[..n]);
+                    n
+                };
+                for &q in &buf[..n] {
+                    let q = q as usize;
+                    if q == target {
+                        self.parent[q] = p as u32;
+                        self.stamp[q] = epoch;
+                        let key = SortKey::new(base, level + 2, rank);
+                        let mut h = Hint::new(tech, key.diff);
+                        let (c, d) = (cell_of(q), digit_of(q));
+                        if is_on(q) {
+                            for e in digits_of(b.cell[c] & !(1 << d)) {
+                                h.elim[e] = bit(c);
+                            }
+                            h.place = Some((c as u8, d as u8));
+                        } else {
+                            h.elim[d] = bit(c);
+                        }
+                        h.cells = self.chain_cells(q);
+                        if h.is_worth() && best.beaten_by(&key) {
+                            best.key = key;
+                            best.hint = Some(h);
+                        }
+                        return;
+                    }
+                    if self.stamp[q] != epoch {
+                        self.stamp[q] = epoch;
+                        self.parent[q] = p as u32;
+                        self.next.push(q as u16);
+                    }
+                }
+            }
+            std::mem::swap(&mut self.cur, &mut self.next);
+            level += 1;
+        }
+    }
+
+    fn chain_cells(&self, mut k: usize) -> u128 {
+        let mut cells = 0u128;
+        loop {
+            cells |= bit(cell_of(k));
+            let p = self.parent[k];
+            if p == NONE {
+                return cells;
+            }
+            k = p as usize;
+        }
+    }
+
+    /// True when the "off" key `q` lies on the path that leads to the "on" key `p`.
+    fn on_path(&self, mut p: usize, q: usize) -> bool {
+        loop {
+            let o = self.parent[p];
+            if o == NONE {
+                return false;
+            }
+            let (ok, op) = self.objs[o as usize];
+            if ok as usize == q {
+                return true;
+            }
+            p = op as usize;
+        }
+    }
+
+    /// Cycles through `source` (an "on" key).
+    fn cycles(&mut self, b: &Board, source: usize, y: bool, x: bool, best: &mut Best) {
+        let base = if y && x { 7.0 } else { 6.5 };
+        let (rank, tech, _) = Self::kind(y, x);
+        let epoch = self.next_gen();
+        self.stamp[source] = epoch;
+        self.parent[source] = NONE;
+        self.objs.clear();
+        self.cur.clear();
+        self.cur.push(source as u16);
+        let mut buf = [0u16; 32];
+        let mut buf4 = [0u16; 4];
+        let mut iteration = 0u32;
+        while !self.cur.is_empty() {
+            iteration += 1;
+            // Cycles closed in this iteration rest on 2 * iteration potentials.
+            let length = 2 * iteration;
+            if iteration >= 2 && !best.beaten_by(&SortKey::new(base, length, rank)) {
+                return;
+            }
+            let first = self.objs.len();
+            for i in 0..self.cur.len() {
+                let p = self.cur[i] as usize;
+                let n = on_to_off(b, p, y, &mut buf);
+                for &q in &buf[..n] {
+                    if !self.on_path(p, q as usize) {
+                        self.objs.push((q, p as u16));
+                    }
+                }
+            }
+            self.next.clear();
+            for oi in first..self.objs.len() {
+                let q = self.objs[oi].0 as usize;
+                let n = off_to_on(b, q, y, x, &mut buf4);
+                for &r in &buf4[..n] {
+                    let r = r as usize;
+                    if iteration >= 2 && r == source {
+                        let key = SortKey::new(base, length, rank);
+                        if best.beaten_by(&key) {
+                            if let Some(h) = self.cycle_hint(b, oi, source, tech, key.diff) {
+                                best.key = key;
+                                best.hint = Some(h);
+                            }
+                        }
+                    }
+                    if self.stamp[r] != epoch {
+                        self.stamp[r] = epoch;
+                        self.parent[r] = oi as u32;
+                        self.next.push(r as u16);
+                    }
+                }
+            }
+            std::mem::swap(&mut self.cur, &mut self.next);
+        }
+    }
+
+    /// The eliminations of the cycle closed by "off" node `oi`: candidates that see an "on"
+    /// potential of the cycle and an "off" potential of the same digit.
+    fn cycle_hint(
+        &mut self,
+        b: &Board,
+        oi: usize,
+        source: usize,
+        tech: Technique,
+        diff: f64,
+    ) -> Option<Hint> {
+        self.path.clear();
+        self.path.push(source as u16);
+        let mut o = oi;
+        loop {
+            let (ok, op) = self.objs[o];
+            self.path.push(ok);
+            let op = op as usize;
+            let po = self.parent[op];
+            if po == NONE {
+                break;
+            }
+            self.path.push(op as u16);
+            o = po as usize;
+        }
+        let mut cells = 0u128;
+        for &k in &self.path {
+            cells |= bit(cell_of(k as usize));
+        }
+        let mut forw = [0u128; 9];
+        let mut back = [0u128; 9];
+        for &k in &self.path {
+            let (c, d) = (cell_of(k as usize), digit_of(k as usize));
+            let seen = PEERS[c] & !cells & b.digit[d];
+            if is_on(k as usize) {
+                forw[d] |= seen;
+            } else {
+                back[d] |= seen;
+            }
+        }
+        let mut h = Hint::new(tech, diff);
+        for d in 0..9 {
+            h.elim[d] = forw[d] & back[d];
+        }
+        h.cells = cells;
+        h.is_worth().then_some(h)
+    }
+}
+
+/// The links of a grid as sets, for breadth-first sweeps that handle a whole level at once.
+struct Graph {
+    /// partner[d][c]: the other place of digit d in each unit of c where d has two places.
+    partner: [[u128; 81]; 9],
+    /// Cells with two candidates.
+    bivalue: u128,
+}
+
+impl Graph {
+    fn new(b: &Board) -> Graph {
+        let mut partner = [[0u128; 81]; 9];
+        for u in 0..27 {
+            for d in 0..9 {
+                let p = b.digit[d] & UNIT_MASK[u];
+                if p.count_ones() == 2 {
+                    let a = p.trailing_zeros() as usize;
+                    let c = (p & (p - 1)).trailing_zeros() as usize;
+                    partner[d][a] |= bit(c);
+                    partner[d][c] |= bit(a);
+                }
+            }
+        }
+        let mut bivalue = 0u128;
+        for c in cells_of(b.empty) {
+            if b.cell[c].count_ones() == 2 {
+                bivalue |= bit(c);
+            }
+        }
+        Graph { partner, bivalue }
+    }
+
+    /// From `source`, the levels that matter, as long as they pass their test: for an "on"
+    /// source, the first iteration at which a cycle could close (a lower bound: the cycle
+    /// search keeps fewer paths), and the level at which the source's conjugate appears
+    /// (exact, as in a forcing chain search, where every potential is reached once and first
+    /// at its lowest level). The sweep stops once neither can still pass.
+    fn sweep(
+        &self,
+        b: &Board,
+        source: usize,
+        y: bool,
+        x: bool,
+        cycle_ok: &dyn Fn(u32) -> bool,
+        chain_ok: &dyn Fn(u32) -> bool,
+    ) -> (Option<u32>, Option<u32>) {
+        let (sc, sd) = (cell_of(source), digit_of(source));
+        let on_source = is_on(source);
+        // The "off" potentials that turn the source on: its cell's other candidate if it has
+        // two (Y), the digit's other place in a unit with two (X).
+        let mut pre = [0u128; 9];
+        if on_source {
+            if y && self.bivalue & bit(sc) != 0 {
+                let other = (b.cell[sc] & !(1 << sd)).trailing_zeros() as usize;
+                pre[other] |= bit(sc);
+            }
+            if x {
+                pre[sd] |= self.partner[sd][sc];
+            }
+        }
+        let mut want_cycle = on_source && cycle_ok(2);
+        let mut want_chain = chain_ok(1);
+        let (mut cycle_at, mut chain_at) = (None, None);
+        let mut seen_on = [0u128; 9];
+        let mut seen_off = [0u128; 9];
+        let mut front = [0u128; 9];
+        front[sd] = bit(sc);
+        if on_source {
+            seen_on[sd] = bit(sc);
+        } else {
+            seen_off[sd] = bit(sc);
+        }
+        let mut level = 0u32;
+        let mut on_level = on_source;
+        // Digits with potentials in the frontier: without Y links a sweep never leaves the
+        // source's digit, and with them it rarely spreads to all nine at once.
+        let mut active = 1u16 << sd;
+        while want_cycle || want_chain {
+            let mut next = [0u128; 9];
+            let mut reached = 0u16;
+            if on_level {
+                // On to off: the digit's other places in the units of the cell; with Y links,
+                // the cell's other candidates.
+                for d in digits_of(active) {
+                    let mut n = 0u128;
+                    for c in cells_of(front[d]) {
+                        n |= PEERS[c];
+                    }
+                    next[d] = n & b.digit[d];
+                }
+                if y {
+                    let others = others_of(&front);
+                    for d in 0..9 {
+                        next[d] |= others[d] & b.digit[d];
+                    }
+                }
+                if want_cycle && level >= 2 && (0..9).any(|d| next[d] & pre[d] != 0) {
+                    cycle_at = Some(level / 2 + 1);
+                    want_cycle = false;
+                }
+                if want_chain && on_source && next[sd] & bit(sc) != 0 {
+                    chain_at = Some(level + 1);
+                    want_chain = false;
+                }
+                for d in 0..9 {
+                    next[d] &= !seen_off[d];
+                    seen_off[d] |= next[d];
+                    if next[d] != 0 {
+                        reached |= 1 << d;
+                    }
+                }
+            } else {
+                // Off to on: a bivalue cell's other candidate (Y), the digit's other place in
+                // a unit with two (X).
+                if x {
+                    for d in digits_of(active) {
+                        for c in cells_of(front[d]) {
+                            next[d] |= self.partner[d][c];
+                        }
+                    }
+                }
+                if y {
+                    let others = others_of(&front);
+                    for d in 0..9 {
+                        next[d] |= others[d] & self.bivalue & b.digit[d];
+                    }
+                }
+                if want_chain && !on_source && next[sd] & bit(sc) != 0 {
+                    chain_at = Some(level + 1);
+                    want_chain = false;
+                }
+                for d in 0..9 {
+                    next[d] &= !seen_on[d];
+                    seen_on[d] |= next[d];
+                    if next[d] != 0 {
+                        reached |= 1 << d;
+                    }
+                }
+            }
+            if reached == 0 {
+                break;
+            }
+            front = next;
+            active = reached;
+            level += 1;
+            on_level = !on_level;
+            // What the next levels could still find.
+            if want_cycle && on_level && level >= 2 && !cycle_ok(level / 2 + 1) {
+                want_cycle = false;
+            }
+            if want_chain && on_level == on_source && !chain_ok(level + 1) {
+                want_chain = false;
+            }
+        }
+        (cycle_at, chain_at)
+    }
+}
+
+/// For each digit, the cells where some other digit is in `sets`.
+fn others_of(sets: &[u128; 9]) -> [u128; 9] {
+    let mut before = [0u128; 9];
+    let mut acc = 0u128;
+    for d in 0..9 {
+        before[d] = acc;
+        acc |= sets[d];
+    }
+    let mut out = [0u128; 9];
+    acc = 0;
+    for d in (0..9).rev() {
+        out[d] = before[d] | acc;
+        acc |= sets[d];
+    }
+    out
+}
+
+impl Unary {
+    /// Every cycle and forcing chain on grid `g`, as nested hints for a dynamic search whose
+    /// grid started as `base`, in Sudoku Explainer's order (passes X, Y, XY; cells; digits;
+    /// a source's cycles, then its chains from "on" and from "off"), sorted and deduplicated.
+    /// False when the budget ran out (`out` is then incomplete).
+    pub fn collect(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        out: &mut Vec<NestedHint>,
+        budget: &Budget,
+    ) -> bool {
+        out.clear();
+        for (y, x) in [(false, true), (true, false), (true, true)] {
+            let (rank, _, _) = Self::kind(y, x);
+            for c in cells_of(g.empty) {
+                let n = g.cell[c].count_ones();
+                if n < 2 || (!x && n > 2) {
+                    continue;
+                }
+                if budget.spent() {
+                    return false;
+                }
+                for d in digits_of(g.cell[c]) {
+                    let source = key(c, d, true);
+                    self.collect_cycles(base, g, source, y, x, rank, out);
+                    if x {
+                        for s in [source, conjugate(source)] {
+                            if let Some(h) = self.collect_forcing(base, g, s, y, rank) {
+                                out.push(h);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        sort_and_dedup(out);
+        true
+    }
+
+    /// The forcing chain from `source` on `g`, if its conjugate follows.
+    fn collect_forcing(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        source: usize,
+        y: bool,
+        rank: u8,
+    ) -> Option<NestedHint> {
+        let epoch = self.next_gen();
+        self.stamp[source] = epoch;
+        self.parent[source] = NONE;
+        self.cur.clear();
+        self.cur.push(source as u16);
+        let target = conjugate(source);
+        let mut buf = [0u16; 32];
+        let mut buf4 = [0u16; 4];
+        while !self.cur.is_empty() {
+            self.next.clear();
+            for i in 0..self.cur.len() {
+                let p = self.cur[i] as usize;
+                let n = if is_on(p) {
+                    on_to_off(g, p, y, &mut buf)
+                } else {
+                    let n = off_to_on(g, p, y, true, &mut buf4);
+                    buf[..n].copy_from_slice(&buf4[..n]);
+                    n
+                };
+                for &q in &buf[..n] {
+                    let q = q as usize;
+                    if q == target {
+                        self.parent[q] = p as u32;
+                        return Some(self.forcing_hint(base, g, q, y, rank));
+                    }
+                    if self.stamp[q] != epoch {
+                        self.stamp[q] = epoch;
+                        self.parent[q] = p as u32;
+                        self.next.push(q as u16);
+                    }
+                }
+            }
+            std::mem::swap(&mut self.cur, &mut self.next);
+        }
+        None
+    }
+
+    fn forcing_hint(
+        &self,
+        base: &Board,
+        g: &Board,
+        target: usize,
+        y: bool,
+        rank: u8,
+    ) -> NestedHint {
+        let mut parents = Vec::new();
+        let mut fp = Fingerprint::default();
+        let mut complexity = 0;
+        let mut k = target;
+        loop {
+            complexity += 1;
+            fp.add(k);
+            let p = self.parent[k];
+            if p == NONE {
+                break;
+            }
+            let p = p as usize;
+            if is_on(k) {
+                rule_parents(base, g, k, cause_on(g, p, k), &mut parents);
+            }
+            k = p;
+        }
+        fp.end_target();
+        let (c, d) = (cell_of(target), digit_of(target));
+        let mask = if is_on(target) {
+            g.cell[c] & !(1 << d)
+        } else {
+            1 << d
+        };
+        NestedHint {
+            key: SortKey::new(if y { 7.0 } else { 6.6 }, complexity, rank),
+            entries: vec![(c as u8, mask)],
+            parents,
+            complexity,
+            fingerprint: fp.value(),
+        }
+    }
+
+    /// Every cycle through `source` on `g`, in the order the cycle search closes them.
+    #[allow(clippy::too_many_arguments)]
+    fn collect_cycles(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        source: usize,
+        y: bool,
+        x: bool,
+        rank: u8,
+        out: &mut Vec<NestedHint>,
+    ) {
+        let epoch = self.next_gen();
+        self.stamp[source] = epoch;
+        self.parent[source] = NONE;
+        self.objs.clear();
+        self.cur.clear();
+        self.cur.push(source as u16);
+        let mut buf = [0u16; 32];
+        let mut buf4 = [0u16; 4];
+        let mut iteration = 0u32;
+        while !self.cur.is_empty() {
+            iteration += 1;
+            let first = self.objs.len();
+            for i in 0..self.cur.len() {
+                let p = self.cur[i] as usize;
+                let n = on_to_off(g, p, y, &mut buf);
+                for &q in &buf[..n] {
+                    if !self.on_path(p, q as usize) {
+                        self.objs.push((q, p as u16));
+                    }
+                }
+            }
+            self.next.clear();
+            for oi in first..self.objs.len() {
+                let q = self.objs[oi].0 as usize;
+                let n = off_to_on(g, q, y, x, &mut buf4);
+                for &r in &buf4[..n] {
+                    let r = r as usize;
+                    if iteration >= 2 && r == source {
+                        if let Some(h) = self.cycle_nested(base, g, oi, source, y, x, rank) {
+                            out.push(h);
+                        }
+                    }
+                    if self.stamp[r] != epoch {
+                        self.stamp[r] = epoch;
+                        self.parent[r] = oi as u32;
+                        self.next.push(r as u16);
+                    }
+                }
+            }
+            std::mem::swap(&mut self.cur, &mut self.next);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn cycle_nested(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        oi: usize,
+        source: usize,
+        y: bool,
+        x: bool,
+        rank: u8,
+    ) -> Option<NestedHint> {
+        // The path from the closing "on" potential (the source again) back to the source,
+        // each node with its parent: (key, parent key).
+        let mut path: Vec<(usize, usize)> = Vec::new();
+        path.push((source, self.objs[oi].0 as usize));
+        let mut o = oi;
+        loop {
+            let (ok, op) = self.objs[o];
+            path.push((ok as usize, op as usize));
+            let op = op as usize;
+            let po = self.parent[op];
+            if po == NONE {
+                break;
+            }
+            path.push((op, self.objs[po as usize].0 as usize));
+            o = po as usize;
+        }
+        let mut cells = 0u128;
+        for &(k, _) in &path {
+            cells |= bit(cell_of(k));
+        }
+        // The removals, in the order Sudoku Explainer collects them: candidates seen by an
+        // "on" potential (in path order, peers in cell order) that an "off" one sees too.
+        let mut back = [0u128; 9];
+        for &(k, _) in &path {
+            if !is_on(k) {
+                let (c, d) = (cell_of(k), digit_of(k));
+                back[d] |= PEERS[c] & !cells & g.digit[d];
+            }
+        }
+        let mut entries: Vec<(u8, u16)> = Vec::new();
+        let mut seen = [0u128; 9];
+        for &(k, _) in &path {
+            if is_on(k) {
+                let (c, d) = (cell_of(k), digit_of(k));
+                for z in cells_of(PEERS[c] & !cells & g.digit[d] & back[d] & !seen[d]) {
+                    seen[d] |= bit(z);
+                    match entries.iter_mut().find(|e| e.0 as usize == z) {
+                        Some(e) => e.1 |= 1 << d,
+                        None => entries.push((z as u8, 1 << d)),
+                    }
+                }
+            }
+        }
+        if entries.is_empty() {
+            return None;
+        }
+        hashmap_order(&mut entries);
+        let mut parents = Vec::new();
+        let mut fp = Fingerprint::default();
+        for &(k, p) in &path {
+            fp.add(k);
+            // Forward chain: "on" potentials; reversed chain: the "off" ones, turned on.
+            let cause = if is_on(k) {
+                cause_on(g, p, k)
+            } else {
+                cause_off(p, k)
+            };
+            rule_parents(base, g, k, cause, &mut parents);
+        }
+        fp.end_target();
+        for &(k, _) in path.iter().rev() {
+            fp.add(conjugate(k));
+        }
+        fp.end_target();
+        let complexity = path.len() as u32;
+        let base_diff = if y && x { 7.0 } else { 6.5 };
+        Some(NestedHint {
+            key: SortKey::new(base_diff, complexity, rank),
+            entries,
+            parents,
+            complexity,
+            fingerprint: fp.value(),
+        })
+    }
+}

@@ -1,0 +1,269 @@
+//! Aligned pair (6.2) and aligned triplet (7.5) exclusion: a combination of digits for two
+//! or three cells is impossible when it repeats a digit in cells that see each other, or when
+//! it takes every candidate of a cell that sees them all (an "excluder"); a digit no possible
+//! combination uses leaves its cell.
+
+use super::board::{Board, CELL_UNITS, Cells, PEERS, bit, cells_of, digits_of};
+use super::technique::{Hint, Technique};
+
+/// The cells that may take part, with their excluders: cells with two or more candidates,
+/// none of whose peers is a naked single, and whose peers include cells with two to
+/// `max_excluder` candidates (the excluders).
+fn candidates(b: &Board, max_excluder: u32, cells: &mut Vec<(u8, Cells)>) {
+    cells.clear();
+    for c in 0..81 {
+        if b.count(c) < 2 {
+            continue;
+        }
+        let mut excl = 0u128;
+        let mut single = false;
+        for p in cells_of(PEERS[c]) {
+            let n = b.count(p);
+            if n == 1 {
+                single = true;
+            } else if n >= 2 && n <= max_excluder {
+                excl |= bit(p);
+            }
+        }
+        if !single && excl != 0 {
+            cells.push((c as u8, excl));
+        }
+    }
+}
+
+/// Aligned pair exclusion: two cells with at least two common excluders of two candidates.
+pub(crate) fn aligned_pair(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<Hint> {
+    candidates(b, 2, list);
+    // Pairs in Sudoku Explainer's order: (0,1), (0,2), (1,2), (0,3), ...
+    for n2 in 1..list.len() {
+        for n1 in 0..n2 {
+            let (c0, e0) = (list[n1].0 as usize, list[n1].1);
+            let (c1, e1) = (list[n2].0 as usize, list[n2].1);
+            let common = e0 & e1;
+            if common.count_ones() < 2 {
+                continue;
+            }
+            // forbid[x]: the digits y such that (x, y) fills an excluder.
+            let mut forbid = [0u16; 9];
+            for e in cells_of(common) {
+                let m = b.cell[e];
+                let x = m.trailing_zeros() as usize;
+                let y = (m & (m - 1)).trailing_zeros() as usize;
+                forbid[x] |= 1 << y;
+                forbid[y] |= 1 << x;
+            }
+            let see = PEERS[c0] & bit(c1) != 0;
+            let (m0, m1) = (b.cell[c0], b.cell[c1]);
+            let (mut ok0, mut ok1) = (0u16, 0u16);
+            for x in digits_of(m0) {
+                let mut allowed = m1 & !forbid[x];
+                if see {
+                    allowed &= !(1 << x);
+                }
+                if allowed != 0 {
+                    ok0 |= 1 << x;
+                    ok1 |= allowed;
+                }
+            }
+            let mut h = Hint::new(Technique::AlignedPairExclusion, 6.2);
+            for d in digits_of(m0 & !ok0) {
+                h.elim[d] |= bit(c0);
+            }
+            for d in digits_of(m1 & !ok1) {
+                h.elim[d] |= bit(c1);
+            }
+            if h.is_worth() {
+                h.cells = bit(c0) | bit(c1) | common;
+                return Some(h);
+            }
+        }
+    }
+    None
+}
+
+/// Aligned triplet exclusion: two cells and a third among their excluders' cells, with at
+/// least two common excluders of two or three candidates.
+///
+/// Three cells that removed nothing are remembered with the clock of the step (see `memo`):
+/// while none of their nine units changes, their candidates and excluders are the same and
+/// they remove nothing again, so later steps skip them.
+pub(crate) fn aligned_triplet(
+    b: &Board,
+    list: &mut Vec<(u8, Cells)>,
+    known: &mut TripleCache,
+    clock: u64,
+    unit_changed: &[u64; 27],
+) -> Option<Hint> {
+    candidates(b, 3, list);
+    let mut in_list: Cells = 0;
+    let mut excluders = [0u128; 81];
+    for &(c, e) in list.iter() {
+        in_list |= bit(c as usize);
+        excluders[c as usize] = e;
+    }
+    for n2 in 1..list.len() {
+        for n1 in 0..n2 {
+            let (c0, e0) = (list[n1].0 as usize, list[n1].1);
+            let (c1, e1) = (list[n2].0 as usize, list[n2].1);
+            let exclude = !(bit(c0) | bit(c1));
+            // The third cell: first the first cell's excluders, then the second's others.
+            let first = e0 & in_list & exclude;
+            let second = e1 & !e0 & in_list & exclude;
+            if (e0 & e1).count_ones() < 2 {
+                // Every triplet needs two excluders common to its first two cells.
+                continue;
+            }
+            for t in cells_of(first).chain(cells_of(second)) {
+                let common = e0 & e1 & excluders[t];
+                if common.count_ones() < 2 {
+                    continue;
+                }
+                // The same three cells come up in other roles and at later steps; their
+                // outcome does not depend on the roles.
+                let unchanged_since = |at: u64| {
+                    [c0, c1, t].iter().all(|&c| {
+                        CELL_UNITS[c]
+                            .iter()
+                            .all(|&u| unit_changed[u as usize] <= at)
+                    })
+                };
+                if known.get(c0, c1, t).is_some_and(unchanged_since) {
+                    continue;
+                }
+                match triplet(b, [c0, c1, t], common) {
+                    Some(h) => return Some(h),
+                    None => known.put(c0, c1, t, clock),
+                }
+            }
+        }
+    }
+    None
+}
+
+fn triplet(b: &Board, cells: [usize; 3], common: Cells) -> Option<Hint> {
+    let m = [b.cell[cells[0]], b.cell[cells[1]], b.cell[cells[2]]];
+    let see = |i: usize, j: usize| PEERS[cells[i]] & bit(cells[j]) != 0;
+    // A combination (one digit per cell) is impossible when two cells that see each other
+    // get the same digit, or when it holds every candidate of an excluder. With the digit x
+    // of one cell fixed, that forbids some digits in each other cell (x itself if they see
+    // each other; b for an excluder {x, b}) and some pairs of digits for the other two
+    // (an excluder {a, b} without x; {a, b} for an excluder {x, a, b}).
+    let mut ok = [0u16; 3];
+    for (k, i, j) in [(0, 1, 2), (1, 0, 2), (2, 0, 1)] {
+        for x in digits_of(m[k]) {
+            let xb = 1u16 << x;
+            let mut y_bad = if see(k, i) { xb } else { 0 };
+            let mut z_bad = if see(k, j) { xb } else { 0 };
+            let mut pairs = [0u16; 9];
+            for e in cells_of(common) {
+                let em = b.cell[e];
+                let two = em.count_ones() == 2;
+                if em & xb != 0 {
+                    let rest = em & !xb;
+                    if two {
+                        y_bad |= rest;
+                        z_bad |= rest;
+                    } else {
+                        let a = rest.trailing_zeros() as usize;
+                        let c = (rest & (rest - 1)).trailing_zeros() as usize;
+                        pairs[a] |= 1 << c;
+                        pairs[c] |= 1 << a;
+                    }
+                } else if two {
+                    let a = em.trailing_zeros() as usize;
+                    let c = (em & (em - 1)).trailing_zeros() as usize;
+                    pairs[a] |= 1 << c;
+                    pairs[c] |= 1 << a;
+                }
+            }
+            let zs = m[j] & !z_bad;
+            let same_ij = see(i, j);
+            let allowed = digits_of(m[i] & !y_bad).any(|y| {
+                let mut z = zs & !pairs[y];
+                if same_ij {
+                    z &= !(1 << y);
+                }
+                z != 0
+            });
+            if allowed {
+                ok[k] |= xb;
+            }
+        }
+    }
+    if ok == m {
+        return None;
+    }
+    let mut h = Hint::new(Technique::AlignedTripletExclusion, 7.5);
+    for k in 0..3 {
+        for d in digits_of(m[k] & !ok[k]) {
+            h.elim[d] |= bit(cells[k]);
+        }
+    }
+    h.cells = bit(cells[0]) | bit(cells[1]) | bit(cells[2]) | common;
+    Some(h)
+}
+
+/// Sets of three cells that removed nothing, with the clock of the step that tried them.
+pub(crate) struct TripleCache {
+    slots: Vec<(u32, u64)>,
+}
+
+impl Default for TripleCache {
+    fn default() -> Self {
+        TripleCache {
+            slots: vec![(u32::MAX, 0); 1 << 15],
+        }
+    }
+}
+
+impl TripleCache {
+    fn key(a: usize, b: usize, c: usize) -> u32 {
+        let mut t = [a as u32, b as u32, c as u32];
+        t.sort_unstable();
+        (t[0] * 81 + t[1]) * 81 + t[2]
+    }
+
+    fn home(key: u32, mask: usize) -> usize {
+        (key.wrapping_mul(0x9E37_79B1) >> 17) as usize & mask
+    }
+
+    /// The clock at which {a, b, c} was found to remove nothing, if remembered.
+    fn get(&self, a: usize, b: usize, c: usize) -> Option<u64> {
+        let key = Self::key(a, b, c);
+        let mask = self.slots.len() - 1;
+        let mut i = Self::home(key, mask);
+        for _ in 0..16 {
+            let (k, at) = self.slots[i];
+            if k == key {
+                return Some(at);
+            }
+            if k == u32::MAX {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+        None
+    }
+
+    /// Remembers that {a, b, c} removed nothing at `clock`. When its neighbourhood in the
+    /// table is full, an old entry gives way: forgetting only costs a repeated evaluation.
+    fn put(&mut self, a: usize, b: usize, c: usize, clock: u64) {
+        let key = Self::key(a, b, c);
+        let mask = self.slots.len() - 1;
+        let home = Self::home(key, mask);
+        let mut i = home;
+        let mut oldest = home;
+        for _ in 0..16 {
+            let (k, at) = self.slots[i];
+            if k == key || k == u32::MAX {
+                self.slots[i] = (key, clock);
+                return;
+            }
+            if at < self.slots[oldest].1 {
+                oldest = i;
+            }
+            i = (i + 1) & mask;
+        }
+        self.slots[oldest] = (key, clock);
+    }
+}

@@ -1,0 +1,228 @@
+//! What the rungs of the ladder found at earlier steps, for digits and units that have not
+//! changed since.
+//!
+//! Most steps change a few digits and a few units. A rung whose search for one digit (fish,
+//! intersections, strong-link chains) or in one unit (subsets) depends only on that digit's
+//! places or that unit's candidates finds the same thing again while they are unchanged, so
+//! its result is kept with the version it was computed at. Every change bumps one clock; a
+//! digit or unit records the clock of its last change, and a kept result is valid while that
+//! record is older than the result. The clock runs across puzzles, so nothing carries over.
+
+use super::board::{Board, CELL_UNITS};
+use super::singles::{self, BOX_COL_ROW};
+use super::strong_links::{self, Key};
+use super::subsets;
+use super::technique::Hint;
+
+/// A kept result and the clock it was computed at.
+type Kept<T> = (u64, T);
+/// A per-digit rung's first hint for one digit, with its rank in the rung's search order.
+type Ranked = Option<(u16, Hint)>;
+/// A strong-link rung's best chain for one digit, with its sort key.
+type Keyed = Option<(Key, Hint)>;
+
+/// The unit rungs whose per-unit results are kept.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum UnitRung {
+    DirectHiddenPair = 0,
+    DirectHiddenTriplet,
+    NakedPair,
+    NakedTriplet,
+    NakedQuad,
+    HiddenPair,
+    HiddenTriplet,
+    HiddenQuad,
+}
+
+pub(crate) struct Memo {
+    clock: u64,
+    digit_changed: [u64; 9],
+    unit_changed: [u64; 27],
+    singles: [Kept<u32>; 9],
+    direct_locking: [Kept<Ranked>; 9],
+    locking: [Kept<Ranked>; 9],
+    fish: [[Kept<Ranked>; 9]; 3],
+    units: [[Kept<Option<Hint>>; 27]; 8],
+    strong: [[Kept<Keyed>; 9]; 3],
+    strong_scratch: strong_links::Scratch,
+}
+
+impl Default for Memo {
+    fn default() -> Self {
+        Memo {
+            clock: 1,
+            digit_changed: [1; 9],
+            unit_changed: [1; 27],
+            singles: [(0, 0); 9],
+            direct_locking: [(0, None); 9],
+            locking: [(0, None); 9],
+            fish: [[(0, None); 9]; 3],
+            units: [[(0, None); 27]; 8],
+            strong: [[(0, None); 9]; 3],
+            strong_scratch: strong_links::Scratch::default(),
+        }
+    }
+}
+
+impl Memo {
+    /// The clock of the current step.
+    pub fn clock(&self) -> u64 {
+        self.clock
+    }
+
+    /// For each unit, the clock of its last change.
+    pub fn unit_changed(&self) -> &[u64; 27] {
+        &self.unit_changed
+    }
+
+    /// A new puzzle: everything counts as changed.
+    pub fn start(&mut self) {
+        self.clock += 1;
+        self.digit_changed = [self.clock; 9];
+        self.unit_changed = [self.clock; 27];
+    }
+
+    /// Records what changed between `before` and `after` (one step).
+    pub fn changed(&mut self, before: &Board, after: &Board) {
+        self.clock += 1;
+        for d in 0..9 {
+            if before.digit[d] != after.digit[d] {
+                self.digit_changed[d] = self.clock;
+            }
+        }
+        for c in 0..81 {
+            if before.cell[c] != after.cell[c] || before.value[c] != after.value[c] {
+                for &u in &CELL_UNITS[c] {
+                    self.unit_changed[u as usize] = self.clock;
+                }
+            }
+        }
+    }
+
+    /// A result kept for digit `d` if still valid, else `compute`d and kept.
+    fn per_digit<T: Copy>(
+        clock: u64,
+        changed: u64,
+        slot: &mut Kept<T>,
+        compute: impl FnOnce() -> T,
+    ) -> T {
+        // Changes made after the result was computed carry a later clock.
+        if slot.0 < changed {
+            *slot = (clock, compute());
+        }
+        slot.1
+    }
+
+    /// Full house, else the first hidden single in Sudoku Explainer's unit order.
+    pub fn hidden_single(&mut self, b: &Board) -> Option<Hint> {
+        if let Some(h) = singles::full_house(b) {
+            return Some(h);
+        }
+        let mut units = [0u32; 9];
+        let mut any = 0u32;
+        for d in 0..9 {
+            units[d] = Self::per_digit(
+                self.clock,
+                self.digit_changed[d],
+                &mut self.singles[d],
+                || singles::single_units(b, d),
+            );
+            any |= units[d];
+        }
+        if any == 0 {
+            return None;
+        }
+        for &u in &BOX_COL_ROW {
+            if any & (1 << u) != 0 {
+                let d = (0..9).find(|&d| units[d] & (1 << u) != 0).unwrap();
+                return Some(singles::hidden_single_at(b, u, d));
+            }
+        }
+        None
+    }
+
+    /// The first hint of a per-digit rung: lowest rank, then lowest digit.
+    fn first_by_digit(
+        clock: u64,
+        changed: &[u64; 9],
+        slots: &mut [Kept<Ranked>; 9],
+        mut compute: impl FnMut(usize) -> Option<(u16, Hint)>,
+    ) -> Option<Hint> {
+        let mut best: Option<(u16, Hint)> = None;
+        for d in 0..9 {
+            let r = Self::per_digit(clock, changed[d], &mut slots[d], || compute(d));
+            if let Some((rank, h)) = r {
+                if best.as_ref().is_none_or(|(br, _)| rank < *br) {
+                    best = Some((rank, h));
+                }
+            }
+        }
+        best.map(|(_, h)| h)
+    }
+
+    pub fn direct_locking(&mut self, b: &Board) -> Option<Hint> {
+        Self::first_by_digit(
+            self.clock,
+            &self.digit_changed,
+            &mut self.direct_locking,
+            |d| singles::direct_locking(b, d),
+        )
+    }
+
+    pub fn locking(&mut self, b: &Board) -> Option<Hint> {
+        Self::first_by_digit(self.clock, &self.digit_changed, &mut self.locking, |d| {
+            subsets::locking(b, d)
+        })
+    }
+
+    pub fn fish(&mut self, b: &Board, degree: u32) -> Option<Hint> {
+        let slots = &mut self.fish[degree as usize - 2];
+        Self::first_by_digit(self.clock, &self.digit_changed, slots, |d| {
+            subsets::fish(b, d, degree)
+        })
+    }
+
+    /// The first hint of a per-unit rung in Sudoku Explainer's unit order.
+    pub fn unit_rung(&mut self, b: &Board, rung: UnitRung) -> Option<Hint> {
+        let slots = &mut self.units[rung as usize];
+        for &u in &BOX_COL_ROW {
+            let r = Self::per_digit(
+                self.clock,
+                self.unit_changed[u],
+                &mut slots[u],
+                || match rung {
+                    UnitRung::DirectHiddenPair => singles::direct_hidden_set(b, u, 2),
+                    UnitRung::DirectHiddenTriplet => singles::direct_hidden_set(b, u, 3),
+                    UnitRung::NakedPair => subsets::naked_set(b, u, 2),
+                    UnitRung::NakedTriplet => subsets::naked_set(b, u, 3),
+                    UnitRung::NakedQuad => subsets::naked_set(b, u, 4),
+                    UnitRung::HiddenPair => subsets::hidden_set(b, u, 2),
+                    UnitRung::HiddenTriplet => subsets::hidden_set(b, u, 3),
+                    UnitRung::HiddenQuad => subsets::hidden_set(b, u, 4),
+                },
+            );
+            if r.is_some() {
+                return r;
+            }
+        }
+        None
+    }
+
+    /// The best chain of `n` strong links over all digits.
+    pub fn strong_links(&mut self, b: &Board, n: usize) -> Option<Hint> {
+        let mut best: Option<(Key, Hint)> = None;
+        for d in 0..9 {
+            let slot = &mut self.strong[n - 2][d];
+            let scratch = &mut self.strong_scratch;
+            let r = Self::per_digit(self.clock, self.digit_changed[d], slot, || {
+                strong_links::strong_links(b, n, d, scratch)
+            });
+            if let Some((k, h)) = r {
+                if best.as_ref().is_none_or(|(bk, _)| k.before(bk)) {
+                    best = Some((k, h));
+                }
+            }
+        }
+        best.map(|(_, h)| h)
+    }
+}

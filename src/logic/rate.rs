@@ -1,0 +1,362 @@
+//! The ladder of techniques and the step loop that turns it into ER, EP and ED.
+//!
+//! Like Sudoku Explainer, every step starts again at the bottom of the ladder and applies the
+//! first hint of the first technique that finds one. The ladder's order is Sudoku Explainer's
+//! producer order, which is not quite the order of the ratings (an X-Wing at 3.2 is tried
+//! before a hidden pair at 3.4): a puzzle's path, and so sometimes its rating, depends on it.
+
+use super::board::{Board, Cells, cells_of};
+use super::memo::{self, UnitRung};
+use super::technique::{Hint, Technique};
+use super::{Budget, GradeError, Rating, Ruleset, Step};
+use super::{chains, exclusion, singles, uniqueness, wings};
+
+/// One rung of the ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rung {
+    HiddenSingle,
+    DirectLocking,
+    DirectHiddenPair,
+    NakedSingle,
+    DirectHiddenTriplet,
+    Locking,
+    NakedPair,
+    XWing,
+    HiddenPair,
+    NakedTriplet,
+    Swordfish,
+    HiddenTriplet,
+    StrongLinks2,
+    XYWing,
+    XYZWing,
+    UniqueLoops,
+    NakedQuad,
+    Jellyfish,
+    HiddenQuad,
+    StrongLinks3,
+    WXYZWing,
+    Bug,
+    StrongLinks4,
+    VWXYZWing,
+    AlignedPair,
+    UVWXYZWing,
+    Chains,
+    TUVWXYZWing,
+    AlignedTriplet,
+    Nishio,
+    Multiple,
+    Dynamic,
+    DynamicPlus,
+    Nested2,
+    Nested3,
+}
+
+/// Sudoku Explainer 1.2.1's ladder, in its producer order.
+const CLASSIC: &[Rung] = &[
+    Rung::HiddenSingle,
+    Rung::DirectLocking,
+    Rung::DirectHiddenPair,
+    Rung::NakedSingle,
+    Rung::DirectHiddenTriplet,
+    Rung::Locking,
+    Rung::NakedPair,
+    Rung::XWing,
+    Rung::HiddenPair,
+    Rung::NakedTriplet,
+    Rung::Swordfish,
+    Rung::HiddenTriplet,
+    Rung::XYWing,
+    Rung::XYZWing,
+    Rung::UniqueLoops,
+    Rung::NakedQuad,
+    Rung::Jellyfish,
+    Rung::HiddenQuad,
+    Rung::Bug,
+    Rung::AlignedPair,
+    Rung::Chains,
+    Rung::AlignedTriplet,
+    Rung::Nishio,
+    Rung::Multiple,
+    Rung::Dynamic,
+    Rung::DynamicPlus,
+    Rung::Nested2,
+    Rung::Nested3,
+];
+
+/// Scratch memory kept between puzzles.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    loops: uniqueness::LoopScratch,
+    aligned: Vec<(u8, Cells)>,
+    triples: exclusion::TripleCache,
+    unary: chains::unary::Unary,
+    multiple: chains::multiple::Multiple,
+    memo: memo::Memo,
+}
+
+/// Sukaku Explainer's default ladder: 1.2.1's with strong-link chains and ALS wings.
+const SUKAKU: &[Rung] = &[
+    Rung::HiddenSingle,
+    Rung::DirectLocking,
+    Rung::DirectHiddenPair,
+    Rung::NakedSingle,
+    Rung::DirectHiddenTriplet,
+    Rung::Locking,
+    Rung::NakedPair,
+    Rung::XWing,
+    Rung::HiddenPair,
+    Rung::NakedTriplet,
+    Rung::Swordfish,
+    Rung::HiddenTriplet,
+    Rung::StrongLinks2,
+    Rung::XYWing,
+    Rung::XYZWing,
+    Rung::UniqueLoops,
+    Rung::NakedQuad,
+    Rung::Jellyfish,
+    Rung::HiddenQuad,
+    Rung::StrongLinks3,
+    Rung::WXYZWing,
+    Rung::Bug,
+    Rung::StrongLinks4,
+    Rung::VWXYZWing,
+    Rung::AlignedPair,
+    Rung::UVWXYZWing,
+    Rung::Chains,
+    Rung::TUVWXYZWing,
+    Rung::AlignedTriplet,
+    Rung::Nishio,
+    Rung::Multiple,
+    Rung::Dynamic,
+    Rung::DynamicPlus,
+    Rung::Nested2,
+    Rung::Nested3,
+];
+
+fn ladder(ruleset: Ruleset) -> &'static [Rung] {
+    match ruleset {
+        Ruleset::Sukaku => SUKAKU,
+        Ruleset::Classic => CLASSIC,
+    }
+}
+
+fn find(
+    rung: Rung,
+    b: &Board,
+    s: &mut Scratch,
+    budget: &Budget,
+) -> Result<Option<Hint>, GradeError> {
+    use chains::multiple::Kind;
+    Ok(match rung {
+        Rung::HiddenSingle => s.memo.hidden_single(b),
+        Rung::DirectLocking => s.memo.direct_locking(b),
+        Rung::DirectHiddenPair => s.memo.unit_rung(b, UnitRung::DirectHiddenPair),
+        Rung::NakedSingle => singles::naked_single(b),
+        Rung::DirectHiddenTriplet => s.memo.unit_rung(b, UnitRung::DirectHiddenTriplet),
+        Rung::Locking => s.memo.locking(b),
+        Rung::NakedPair => s.memo.unit_rung(b, UnitRung::NakedPair),
+        Rung::XWing => s.memo.fish(b, 2),
+        Rung::HiddenPair => s.memo.unit_rung(b, UnitRung::HiddenPair),
+        Rung::NakedTriplet => s.memo.unit_rung(b, UnitRung::NakedTriplet),
+        Rung::Swordfish => s.memo.fish(b, 3),
+        Rung::HiddenTriplet => s.memo.unit_rung(b, UnitRung::HiddenTriplet),
+        Rung::StrongLinks2 => s.memo.strong_links(b, 2),
+        Rung::StrongLinks3 => s.memo.strong_links(b, 3),
+        Rung::StrongLinks4 => s.memo.strong_links(b, 4),
+        Rung::WXYZWing => wings::als_wing(b, 3),
+        Rung::VWXYZWing => wings::als_wing(b, 4),
+        Rung::UVWXYZWing => wings::als_wing(b, 5),
+        Rung::TUVWXYZWing => wings::als_wing(b, 6),
+        Rung::XYWing => wings::xy_wing(b, false),
+        Rung::XYZWing => wings::xy_wing(b, true),
+        Rung::UniqueLoops => uniqueness::unique_loops(b, &mut s.loops),
+        Rung::NakedQuad => s.memo.unit_rung(b, UnitRung::NakedQuad),
+        Rung::Jellyfish => s.memo.fish(b, 4),
+        Rung::HiddenQuad => s.memo.unit_rung(b, UnitRung::HiddenQuad),
+        Rung::Bug => uniqueness::bug(b),
+        Rung::AlignedPair => exclusion::aligned_pair(b, &mut s.aligned),
+        Rung::AlignedTriplet => {
+            let (clock, changed) = (s.memo.clock(), *s.memo.unit_changed());
+            exclusion::aligned_triplet(b, &mut s.aligned, &mut s.triples, clock, &changed)
+        }
+        Rung::Chains => {
+            let mut best = chains::unary::Best::none();
+            s.unary.find(b, &mut best);
+            best.hint
+        }
+        Rung::Nishio => s.multiple.find(b, Kind::Nishio, budget)?,
+        Rung::Multiple => s.multiple.find(b, Kind::Multiple, budget)?,
+        Rung::Dynamic => s.multiple.find(b, Kind::Dynamic(0), budget)?,
+        Rung::DynamicPlus => s.multiple.find(b, Kind::Dynamic(1), budget)?,
+        Rung::Nested2 => s.multiple.find(b, Kind::Dynamic(2), budget)?,
+        Rung::Nested3 => s.multiple.find(b, Kind::Dynamic(3), budget)?,
+    })
+}
+
+/// Applies a hint; false when it changes nothing (which would make the loop spin).
+fn apply(b: &mut Board, h: &Hint) -> bool {
+    let mut changed = false;
+    for d in 0..9 {
+        for c in cells_of(h.elim[d]) {
+            changed |= b.remove(c, d);
+        }
+    }
+    if let Some((cell, d)) = h.place {
+        let (cell, d) = (cell as usize, d as usize);
+        if b.value[cell] == 0 && b.has(cell, d) {
+            b.place(cell, d);
+            changed = true;
+        }
+    }
+    changed
+}
+
+fn to_step(h: &Hint) -> Step {
+    let mut eliminations = Vec::new();
+    for d in 0..9 {
+        for c in cells_of(h.elim[d]) {
+            eliminations.push((c as u8, d as u8 + 1));
+        }
+    }
+    eliminations.sort_unstable();
+    Step {
+        technique: h.tech,
+        rating: h.tenths(),
+        placements: h.place.map(|(c, d)| (c, d + 1)).into_iter().collect(),
+        eliminations,
+        cells: cells_of(h.cells).map(|c| c as u8).collect(),
+    }
+}
+
+/// Number of [`Technique`] variants, for per-technique counters.
+const TECHNIQUES: usize = Technique::NestedForcingChain as usize + 1;
+
+/// Solves `board` step by step and rates it; records the steps when asked.
+pub(crate) fn run(
+    mut board: Board,
+    ruleset: Ruleset,
+    budget: &Budget,
+    scratch: &mut Scratch,
+    mut steps: Option<&mut Vec<Step>>,
+) -> Result<Rating, GradeError> {
+    let rungs = ladder(ruleset);
+    scratch.memo.start();
+    let (mut er, mut ep, mut ed) = (0.0f64, 0.0f64, 0.0f64);
+    let mut hardest = Technique::FullHouse;
+    let mut count = [0u32; TECHNIQUES];
+    let mut lowest = [u16::MAX; TECHNIQUES];
+    let mut nsteps = 0u32;
+    while !board.is_solved() {
+        if budget.spent() {
+            return Err(GradeError::Aborted);
+        }
+        let mut found = None;
+        for &r in rungs {
+            if let Some(h) = find(r, &board, scratch, budget)? {
+                found = Some(h);
+                break;
+            }
+        }
+        let hint = found.ok_or(GradeError::TooHard)?;
+        if hint.diff > er {
+            er = hint.diff;
+            hardest = hint.tech;
+        }
+        let before = board;
+        if !apply(&mut board, &hint) {
+            // A hint that changes nothing would be found again forever.
+            return Err(GradeError::TooHard);
+        }
+        scratch.memo.changed(&before, &board);
+        nsteps += 1;
+        let t = hint.tech as usize;
+        count[t] += 1;
+        lowest[t] = lowest[t].min(hint.tenths());
+        if ep == 0.0 {
+            if ed == 0.0 {
+                ed = er;
+            }
+            if hint.place.is_some() {
+                ep = er;
+            }
+        }
+        if let Some(steps) = steps.as_deref_mut() {
+            steps.push(to_step(&hint));
+        }
+    }
+    let mut techniques: Vec<(Technique, u32)> = (0..TECHNIQUES)
+        .filter(|&t| count[t] > 0)
+        .map(|t| (TECHNIQUE_LIST[t], count[t]))
+        .collect();
+    techniques.sort_by_key(|&(t, _)| (lowest[t as usize], t));
+    let tenths = |x: f64| (x * 10.0).round() as u16;
+    Ok(Rating {
+        er: tenths(er),
+        ep: tenths(ep),
+        ed: tenths(ed),
+        hardest,
+        steps: nsteps,
+        techniques,
+    })
+}
+
+/// Every technique, indexed by its discriminant.
+static TECHNIQUE_LIST: [Technique; TECHNIQUES] = {
+    use Technique::*;
+    [
+        FullHouse,
+        HiddenSingleBox,
+        HiddenSingleLine,
+        DirectPointing,
+        DirectClaiming,
+        DirectHiddenPair,
+        NakedSingle,
+        DirectHiddenTriplet,
+        Pointing,
+        Claiming,
+        NakedPair,
+        XWing,
+        HiddenPair,
+        NakedTriplet,
+        Swordfish,
+        HiddenTriplet,
+        Skyscraper,
+        TwoStringKite,
+        TwoStrongLinks,
+        XYWing,
+        XYZWing,
+        UniqueLoop1,
+        UniqueLoop2,
+        UniqueLoop3,
+        UniqueLoop4,
+        NakedQuad,
+        Jellyfish,
+        HiddenQuad,
+        ThreeStrongLinks,
+        WXYZWing,
+        Bug1,
+        Bug2,
+        Bug3,
+        Bug4,
+        FourStrongLinks,
+        VWXYZWing,
+        AlignedPairExclusion,
+        UVWXYZWing,
+        XCycle,
+        YCycle,
+        ForcingXChain,
+        BidirectionalCycle,
+        ForcingChain,
+        TUVWXYZWing,
+        AlignedTripletExclusion,
+        NishioForcingChain,
+        CellForcingChain,
+        RegionForcingChain,
+        DynamicContradictionChain,
+        DynamicDoubleChain,
+        DynamicCellChain,
+        DynamicRegionChain,
+        DynamicForcingChainPlus,
+        NestedForcingChain,
+    ]
+};

@@ -1,0 +1,270 @@
+//! Singles and their "direct" variants: full house, hidden and naked singles, and the
+//! intersections and hidden pairs or triplets that Sudoku Explainer counts only for the hidden
+//! single they leave behind.
+//!
+//! Every function returns the first hint in Sudoku Explainer's search order (units as boxes,
+//! then columns, then rows; digits upwards), because the rater applies the first hint found.
+
+use super::board::{BOX0, Board, COL0, ROW0, UNIT_MASK, bit, cells_of};
+use super::technique::{Hint, Technique};
+
+/// Boxes, then columns, then rows: the order in which Sudoku Explainer walks the units for
+/// singles and subsets.
+pub(crate) static BOX_COL_ROW: [usize; 27] = {
+    let mut out = [0usize; 27];
+    let mut i = 0;
+    while i < 9 {
+        out[i] = BOX0 + i;
+        out[9 + i] = COL0 + i;
+        out[18 + i] = ROW0 + i;
+        i += 1;
+    }
+    out
+};
+
+fn placement(tech: Technique, diff: f64, cell: usize, d: usize, cells: u128) -> Hint {
+    let mut h = Hint::new(tech, diff);
+    h.place = Some((cell as u8, d as u8));
+    h.cells = cells;
+    h
+}
+
+/// A full house: a unit with one empty cell, which takes its (lowest) candidate (1.0).
+pub(crate) fn full_house(b: &Board) -> Option<Hint> {
+    for &u in &BOX_COL_ROW {
+        let empty = b.empty & UNIT_MASK[u];
+        if empty.count_ones() == 1 {
+            let cell = empty.trailing_zeros() as usize;
+            if b.cell[cell] != 0 {
+                let d = b.cell[cell].trailing_zeros() as usize;
+                return Some(placement(Technique::FullHouse, 1.0, cell, d, empty));
+            }
+        }
+    }
+    None
+}
+
+/// The units (bit u for unit u) where digit `d` has one place left.
+pub(crate) fn single_units(b: &Board, d: usize) -> u32 {
+    let mut out = 0u32;
+    for u in 0..27 {
+        if (b.digit[d] & UNIT_MASK[u]).count_ones() == 1 {
+            out |= 1 << u;
+        }
+    }
+    out
+}
+
+/// The hidden single of digit `d` in unit `u` (1.2 in a box, 1.5 in a line).
+pub(crate) fn hidden_single_at(b: &Board, u: usize, d: usize) -> Hint {
+    let mask = UNIT_MASK[u];
+    let cell = (b.digit[d] & mask).trailing_zeros() as usize;
+    let (tech, diff) = if u < ROW0 {
+        (Technique::HiddenSingleBox, 1.2)
+    } else {
+        (Technique::HiddenSingleLine, 1.5)
+    };
+    placement(tech, diff, cell, d, mask & b.empty)
+}
+
+/// A cell with one candidate (2.3).
+pub(crate) fn naked_single(b: &Board) -> Option<Hint> {
+    for c in cells_of(b.empty) {
+        if b.cell[c].count_ones() == 1 {
+            let d = b.cell[c].trailing_zeros() as usize;
+            return Some(placement(Technique::NakedSingle, 2.3, c, d, bit(c)));
+        }
+    }
+    None
+}
+
+/// The unit pairs (first, second) of Sudoku Explainer's intersection search, in its order:
+/// box and column, box and row, column and box, row and box. The candidates of the first unit
+/// lie in the second.
+pub(crate) const INTERSECTION_KINDS: [(usize, usize); 4] =
+    [(BOX0, COL0), (BOX0, ROW0), (COL0, BOX0), (ROW0, BOX0)];
+
+/// For digit `d` and unit `u1` of the first kind of an intersection search, the unit of the
+/// second kind that holds all of `u1`'s places for `d` (at least two), if any. There is at
+/// most one, so this is what Sudoku Explainer's loop over the second units finds.
+#[inline]
+pub(crate) fn locked_in(b: &Board, d: usize, u1: usize, kind2: usize) -> Option<(u128, usize)> {
+    let p1 = b.digit[d] & UNIT_MASK[u1];
+    if p1.count_ones() < 2 {
+        return None;
+    }
+    let c = p1.trailing_zeros() as usize;
+    let u2 = match kind2 {
+        BOX0 => BOX0 + c / 27 * 3 + c % 9 / 3,
+        ROW0 => ROW0 + c / 9,
+        _ => COL0 + c % 9,
+    };
+    (p1 & !UNIT_MASK[u2] == 0).then_some((p1, u2))
+}
+
+/// Pointing or claiming on digit `d` that leaves a hidden single in a unit of the first
+/// kind: direct pointing (1.7) for boxes, direct claiming (1.9) for lines. The first in
+/// Sudoku Explainer's order, with the rank of its kind of intersection: across digits, the
+/// lowest rank wins, then the lowest digit.
+pub(crate) fn direct_locking(b: &Board, d: usize) -> Option<(u16, Hint)> {
+    for (rank, (k1, k2)) in INTERSECTION_KINDS.into_iter().enumerate() {
+        for i1 in 0..9 {
+            let Some((p1, u2)) = locked_in(b, d, k1 + i1, k2) else {
+                continue;
+            };
+            let r2 = UNIT_MASK[u2];
+            // The digit is locked in u1 & u2: it leaves the rest of u2. A unit of the first
+            // kind crossing u2 may be left with one place.
+            for i3 in 0..9 {
+                let r3 = UNIT_MASK[k1 + i3];
+                if i3 == i1 || r3 & r2 == 0 {
+                    continue;
+                }
+                let p3 = b.digit[d] & r3;
+                if p3.count_ones() > 1 && (p3 & !r2).count_ones() == 1 {
+                    let cell = (p3 & !r2).trailing_zeros() as usize;
+                    let (tech, diff) = if k1 == BOX0 {
+                        (Technique::DirectPointing, 1.7)
+                    } else {
+                        (Technique::DirectClaiming, 1.9)
+                    };
+                    return Some((rank as u16, placement(tech, diff, cell, d, p1 | bit(cell))));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The subsets of `k` elements of `0..n` in Sudoku Explainer's order (colexicographic:
+/// by largest element first), as bit masks.
+pub(crate) fn combinations(k: u32, n: u32) -> impl Iterator<Item = u32> {
+    // Like Sudoku Explainer's enumeration, nothing at all from an empty range.
+    let mut next = if k <= n && n > 0 {
+        Some((1u32 << k) - 1)
+    } else {
+        None
+    };
+    std::iter::from_fn(move || {
+        let v = next?;
+        next = if v == 0 {
+            None
+        } else {
+            // Gosper's hack: the next larger number with as many bits set.
+            let c = v & v.wrapping_neg();
+            let r = v + c;
+            let n2 = (((r ^ v) >> 2) / c) | r;
+            if n2 >> n != 0 { None } else { Some(n2) }
+        };
+        Some(v)
+    })
+}
+
+/// The sets of `k` (2 to 4) elements of `elements` (a bit mask) in Sudoku Explainer's order
+/// of subsets of 0..9 (by largest element, then the next), which restricted to the allowed
+/// elements is the same order. Calls `f` with each set as a mask until it returns `Some`.
+#[inline]
+pub(crate) fn subsets_of<T>(
+    elements: u16,
+    k: u32,
+    mut f: impl FnMut(u16) -> Option<T>,
+) -> Option<T> {
+    let list: [u8; 9] = {
+        let mut l = [0u8; 9];
+        let mut m = elements;
+        let mut n = 0;
+        while m != 0 {
+            l[n] = m.trailing_zeros() as u8;
+            m &= m - 1;
+            n += 1;
+        }
+        l
+    };
+    let n = elements.count_ones() as usize;
+    let bitm = |i: usize| 1u16 << list[i];
+    match k {
+        2 => {
+            for j in 1..n {
+                for i in 0..j {
+                    if let Some(t) = f(bitm(i) | bitm(j)) {
+                        return Some(t);
+                    }
+                }
+            }
+        }
+        3 => {
+            for l in 2..n {
+                for j in 1..l {
+                    for i in 0..j {
+                        if let Some(t) = f(bitm(i) | bitm(j) | bitm(l)) {
+                            return Some(t);
+                        }
+                    }
+                }
+            }
+        }
+        _ => {
+            for m in 3..n {
+                for l in 2..m {
+                    for j in 1..l {
+                        for i in 0..j {
+                            if let Some(t) = f(bitm(i) | bitm(j) | bitm(l) | bitm(m)) {
+                                return Some(t);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A hidden pair (2.0) or triplet (2.5) in unit `u` that leaves a hidden single there: the
+/// set's digits take its cells, and some other digit has one place left outside them.
+pub(crate) fn direct_hidden_set(b: &Board, u: usize, degree: u32) -> Option<Hint> {
+    let (tech, diff) = if degree == 2 {
+        (Technique::DirectHiddenPair, 2.0)
+    } else {
+        (Technique::DirectHiddenTriplet, 2.5)
+    };
+    if b.empty_in(u) <= degree {
+        return None;
+    }
+    let mask = UNIT_MASK[u];
+    let counts = b.counts(u);
+    // Each digit of the set has two places at least and `degree` at most.
+    let eligible = counts[1] & !counts[degree as usize];
+    let multi = counts[1];
+    subsets_of(eligible, degree, |set| {
+        let mut common = 0u128;
+        for d in super::board::digits_of(set) {
+            common |= b.digit[d] & mask;
+        }
+        if common.count_ones() != degree {
+            return None;
+        }
+        for d in super::board::digits_of(multi & !set) {
+            let rest = b.digit[d] & mask & !common;
+            if rest.count_ones() == 1 {
+                let cell = rest.trailing_zeros() as usize;
+                return Some(placement(tech, diff, cell, d, common | bit(cell)));
+            }
+        }
+        None
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_in_colex_order() {
+        let pairs: Vec<u32> = combinations(2, 4).collect();
+        assert_eq!(pairs, vec![0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100]);
+        assert_eq!(combinations(3, 9).count(), 84);
+        assert_eq!(combinations(0, 5).collect::<Vec<_>>(), vec![0]);
+        assert_eq!(combinations(9, 9).collect::<Vec<_>>(), vec![0x1ff]);
+    }
+}

@@ -1,0 +1,739 @@
+//! Sukaku Explainer's strong-link chains on one digit: two (Skyscraper, 2-String Kite, turbot
+//! shapes, 4.0-4.3), three (5.4-5.7) or four (5.8-6.1) strong links joined end to end by weak
+//! links, and the loops they close.
+//!
+//! A strong link is a unit where the digit has two places, or its places fall in two groups
+//! (two segments of a row or column; in a box, one row and one column through a "heart" cell,
+//! or two rows or two columns of the box). Consecutive links are joined when an end of one and
+//! an end of the next (all cells of a group) share a column, row or box; the digit then leaves
+//! the cells that see both far ends. When the far ends share a unit too, the chain is a loop,
+//! and every weak link eliminates as well.
+//!
+//! The search follows Sukaku Explainer's order exactly: the kinds of unit of the links (boxes,
+//! rows, columns, non-decreasing), the digit, the units in increasing order, each link's
+//! groupings, then the orders and directions in which the links chain. All hints are sorted by
+//! rating, then by more removals, then by the name suffix; the first is applied.
+
+use super::board::{BOX0, Board, COL0, Cells, PEERS, ROW0, UNIT_CELLS, UNIT_MASK, bit};
+use super::singles::combinations;
+use super::technique::{Hint, Technique};
+
+/// One end of a link: up to three cells, the first always there.
+type Group = [Option<u8>; 3];
+
+/// A strong link: its unit, the digit's places there, whether they are grouped, its two ends.
+#[derive(Clone, Copy)]
+struct Link {
+    unit: u8,
+    places: Cells,
+    grouped: bool,
+    ends: [Group; 2],
+}
+
+/// In a box, for each "heart" e < 9 the four cells off its row and column (which must be empty
+/// for a grouped link), then for e = 9..15 the box's rows 2, 1, 0 and columns 2, 1, 0.
+const BOX_EMPTY: [&[u8]; 15] = [
+    &[4, 5, 7, 8],
+    &[3, 5, 6, 8],
+    &[3, 4, 6, 7],
+    &[1, 2, 7, 8],
+    &[0, 2, 6, 8],
+    &[0, 1, 6, 7],
+    &[1, 2, 4, 5],
+    &[0, 2, 3, 5],
+    &[0, 1, 3, 4],
+    &[6, 7, 8],
+    &[3, 4, 5],
+    &[0, 1, 2],
+    &[2, 5, 8],
+    &[1, 4, 7],
+    &[0, 3, 6],
+];
+
+/// The two groups ("blades") of each box pattern: for a heart, its column and its row without
+/// it; for e >= 9, the two rows or columns left.
+const BOX_BLADES: [(&[u8], &[u8]); 15] = [
+    (&[3, 6], &[1, 2]),
+    (&[4, 7], &[0, 2]),
+    (&[5, 8], &[0, 1]),
+    (&[0, 6], &[4, 5]),
+    (&[1, 7], &[3, 5]),
+    (&[2, 8], &[3, 4]),
+    (&[0, 3], &[7, 8]),
+    (&[1, 4], &[6, 8]),
+    (&[2, 5], &[6, 7]),
+    (&[0, 1, 2], &[3, 4, 5]),
+    (&[0, 1, 2], &[6, 7, 8]),
+    (&[3, 4, 5], &[6, 7, 8]),
+    (&[0, 3, 6], &[1, 4, 7]),
+    (&[0, 3, 6], &[2, 5, 8]),
+    (&[1, 4, 7], &[2, 5, 8]),
+];
+
+const LINE_EMPTY: [&[u8]; 3] = [&[0, 1, 2], &[3, 4, 5], &[6, 7, 8]];
+const LINE_BLADES: [(&[u8], &[u8]); 3] = [
+    (&[3, 4, 5], &[6, 7, 8]),
+    (&[0, 1, 2], &[6, 7, 8]),
+    (&[0, 1, 2], &[3, 4, 5]),
+];
+
+fn mask(positions: &[u8]) -> u16 {
+    positions.iter().fold(0, |m, &p| m | 1 << p)
+}
+
+/// The `k`-th position (0-based) set in `m`.
+fn nth(m: u16, k: usize) -> Option<usize> {
+    let mut m = m;
+    for _ in 0..k {
+        if m == 0 {
+            return None;
+        }
+        m &= m - 1;
+    }
+    (m != 0).then(|| m.trailing_zeros() as usize)
+}
+
+fn same_line(a: usize, b: usize) -> bool {
+    a % 9 == b % 9 || a / 9 == b / 9
+}
+
+/// The links of digit `d` in unit `u`, in Sukaku Explainer's order (at most two groupings).
+fn unit_links(b: &Board, d: usize, u: usize, out: &mut Vec<Link>) {
+    let cells = &UNIT_CELLS[u];
+    let mut p = 0u16;
+    for (k, &c) in cells.iter().enumerate() {
+        if b.has(c as usize, d) {
+            p |= 1 << k;
+        }
+    }
+    let count = p.count_ones();
+    if count <= 1 || count > 6 {
+        return;
+    }
+    let is_box = u < ROW0;
+    let cell = |k: usize| cells[k];
+    let (mut b1, mut b2, mut heart) = (p, p, p);
+    let mut grouped = false;
+    let mut e = 0usize;
+    if count > 2 {
+        let patterns = if is_box { 15 } else { 3 };
+        while e < patterns {
+            if e > 8 && count < 4 {
+                e += 1;
+                continue;
+            }
+            let empty = if is_box { BOX_EMPTY[e] } else { LINE_EMPTY[e] };
+            b1 = p;
+            b2 = p;
+            heart = p;
+            if p & mask(empty) == 0 {
+                let (x, y) = if is_box {
+                    BOX_BLADES[e]
+                } else {
+                    LINE_BLADES[e]
+                };
+                b1 = p & mask(x);
+                b2 = p & mask(y);
+                if is_box {
+                    heart = if e < 9 { p & (1 << e) } else { 0 };
+                }
+                grouped = b1 != 0 && b2 != 0;
+                break;
+            }
+            e += 1;
+        }
+        if !grouped {
+            return;
+        }
+    }
+    let group = |m: u16, skip: usize| -> Group {
+        [
+            nth(m, skip).map(cell),
+            nth(m, skip + 1).map(cell),
+            nth(m, skip + 2).map(cell),
+        ]
+    };
+    let heart_cell = || (e < 9).then(|| cell(e));
+    let mut ordinal = 0;
+    while ordinal < 2 {
+        let mut ends: [Group; 2] = [[None; 3]; 2];
+        if grouped {
+            let (n1, n2) = (b1.count_ones(), b2.count_ones());
+            if n1 == 1 || n2 == 1 {
+                if ordinal == 0 {
+                    if n1 != 1 {
+                        ordinal += 1;
+                        continue;
+                    }
+                    ends[0] = group(b1, 0);
+                    ends[1] = if is_box {
+                        [nth(b2, 0).map(cell), heart_cell(), nth(b2, 1).map(cell)]
+                    } else {
+                        group(b2, 0)
+                    };
+                    if n2 == 1 {
+                        ordinal = 1;
+                    }
+                }
+                if ordinal == 1 {
+                    if n2 != 1 {
+                        ordinal += 1;
+                        continue;
+                    }
+                    ends[0] = group(b2, 0);
+                    ends[1] = if is_box {
+                        [nth(b1, 0).map(cell), heart_cell(), nth(b1, 1).map(cell)]
+                    } else {
+                        group(b1, 0)
+                    };
+                }
+            } else {
+                ends[0] = group(b1, 0);
+                ends[1] = group(b2, 0);
+                let c = |g: Group, i: usize| g[i].unwrap() as usize;
+                let eml = e > 8
+                    && count == 4
+                    && same_line(c(ends[0], 1), c(ends[1], 1))
+                    && same_line(c(ends[0], 0), c(ends[1], 0));
+                if eml && ordinal == 1 {
+                    // The four places form a rectangle: the second grouping pairs them the
+                    // other way.
+                    ends[1][0] = nth(b1, 1).map(cell);
+                    ends[0][1] = nth(b2, 0).map(cell);
+                }
+                if !eml {
+                    ordinal = 1;
+                    if e < 9 && heart.count_ones() == 1 {
+                        if n1 == 2 {
+                            ends[0][2] = heart_cell();
+                        }
+                        if n2 == 2 {
+                            ends[1][2] = heart_cell();
+                        }
+                    }
+                }
+            }
+        } else {
+            ordinal = 1;
+            ends[0] = [nth(p, 0).map(cell), None, None];
+            ends[1] = [nth(p, 1).map(cell), None, None];
+            let (a, c) = (ends[0][0].unwrap() as usize, ends[1][0].unwrap() as usize);
+            if is_box && same_line(a, c) {
+                ordinal += 1;
+                continue;
+            }
+        }
+        let places = cells_of_positions(u, p);
+        out.push(Link {
+            unit: u as u8,
+            places,
+            grouped,
+            ends,
+        });
+        ordinal += 1;
+    }
+}
+
+fn cells_of_positions(u: usize, p: u16) -> Cells {
+    let mut s = 0u128;
+    for (k, &c) in UNIT_CELLS[u].iter().enumerate() {
+        if p & (1 << k) != 0 {
+            s |= bit(c as usize);
+        }
+    }
+    s
+}
+
+/// The cells of a group as a set.
+fn group_cells(g: &Group) -> Cells {
+    g.iter().flatten().fold(0, |s, &c| s | bit(c as usize))
+}
+
+/// The cells that see every cell of a group.
+fn seeing(g: &Group) -> Cells {
+    g.iter()
+        .flatten()
+        .fold(!0u128, |s, &c| s & PEERS[c as usize])
+}
+
+/// Sukaku Explainer's name for the kinds of unit in chain order: 0 box, 1 row, 2 column, with
+/// rows and columns swapped or the sequence read backwards where that reads smaller.
+fn line_name(set: &[u8]) -> ([u8; 4], usize) {
+    let n = set.len();
+    let mut orig = [0u8; 4];
+    let mut lines = [0u8; 4];
+    let mut current = [0u8; 4];
+    let mut reverse = [0u8; 4];
+    let mut one = false;
+    for (i, &s) in set.iter().enumerate() {
+        orig[i] = s;
+        lines[i] = if s == 2 { 1 } else { s };
+        let swapped = match s {
+            1 => {
+                one = true;
+                2
+            }
+            2 => 1,
+            x => x,
+        };
+        current[i] = swapped;
+        reverse[n - 1 - i] = swapped;
+    }
+    if reverse[..n] > current[..n] {
+        reverse = current;
+    }
+    if one {
+        if orig[..n] > reverse[..n] {
+            (reverse, n)
+        } else {
+            (orig, n)
+        }
+    } else {
+        (lines, n)
+    }
+}
+
+/// The key that orders the hints: rating, then more removals, then the suffix, then the
+/// order in which Sukaku Explainer would have generated them (its sort is stable).
+#[derive(Clone, Copy)]
+pub(crate) struct Key {
+    diff: f64,
+    elims: u32,
+    suffix: [u8; 5],
+    /// Kinds of unit (their rank among the sequences Sukaku Explainer tries), digit, each
+    /// link's index in its kind's list in search order, order of the links in the chain
+    /// (rank among the permutations tried) and their directions.
+    generated: [u8; 8],
+}
+
+impl Key {
+    /// True when `self` sorts strictly before `o`.
+    pub fn before(&self, o: &Key) -> bool {
+        match self.diff.total_cmp(&o.diff) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => {
+                if self.elims != o.elims {
+                    self.elims > o.elims
+                } else if self.suffix != o.suffix {
+                    self.suffix < o.suffix
+                } else {
+                    self.generated < o.generated
+                }
+            }
+        }
+    }
+}
+
+/// Where the cells of a group lie: their column, row and box if they share one.
+#[derive(Clone, Copy)]
+struct Lines {
+    col: Option<u8>,
+    row: Option<u8>,
+    bx: Option<u8>,
+}
+
+impl Lines {
+    fn of(g: &Group) -> Lines {
+        let cells = group_cells(g);
+        let first = g[0].unwrap() as usize;
+        let (r, c) = (first / 9, first % 9);
+        let bx = r / 3 * 3 + c / 3;
+        let within = |u: usize| cells & !UNIT_MASK[u] == 0;
+        Lines {
+            col: within(COL0 + c).then_some(c as u8),
+            row: within(ROW0 + r).then_some(r as u8),
+            bx: within(BOX0 + bx).then_some(bx as u8),
+        }
+    }
+
+    /// The unit two groups share, as Sukaku Explainer picks it: column, else row, else box.
+    fn shared(&self, o: &Lines) -> Option<usize> {
+        match (self.col, o.col, self.row, o.row, self.bx, o.bx) {
+            (Some(a), Some(b), ..) if a == b => Some(COL0 + a as usize),
+            (_, _, Some(a), Some(b), ..) if a == b => Some(ROW0 + a as usize),
+            (.., Some(a), Some(b)) if a == b => Some(BOX0 + a as usize),
+            _ => None,
+        }
+    }
+}
+
+/// One link of the digit's list, with what the search needs at hand.
+#[derive(Clone, Copy)]
+struct Node {
+    link: Link,
+    kind: u8,
+    /// Index in its kind's list (Sukaku Explainer's search order within a kind).
+    index: u8,
+    lines: [Lines; 2],
+}
+
+/// Sukaku Explainer's permutations of the link order, in the order it tries them (Heap's
+/// countdown variant), for `n` links.
+fn permutations(n: usize) -> Vec<[u8; 4]> {
+    let mut out = Vec::new();
+    let mut q = [0u8, 1, 2, 3];
+    let mut r = [0usize, 1, 2, 3, 4];
+    r[n] = n;
+    out.push(q);
+    let mut s = 1;
+    while s < n {
+        r[s] -= 1;
+        let t = s % 2 * r[s];
+        q.swap(t, s);
+        out.push(q);
+        s = 1;
+        while r[s] == 0 {
+            r[s] = s;
+            s += 1;
+        }
+    }
+    out
+}
+
+/// The rank of each sequence of kinds among those Sukaku Explainer tries for `n` links:
+/// positions 0..3n taken n at a time, position i of kind index / n, kept when
+/// index % n == i.
+fn kind_ranks(n: usize) -> Vec<[u8; 4]> {
+    let mut out = Vec::new();
+    for comb in combinations(n as u32, 3 * n as u32) {
+        let mut kinds = [0u8; 4];
+        let mut i = 0;
+        let mut ok = true;
+        for idx in 0..3 * n {
+            if comb & (1 << idx) != 0 {
+                if idx % n != i {
+                    ok = false;
+                    break;
+                }
+                kinds[i] = (idx / n) as u8;
+                i += 1;
+            }
+        }
+        if ok {
+            out.push(kinds);
+        }
+    }
+    out
+}
+
+/// Memory of the search, kept between calls.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    nodes: Vec<Node>,
+    /// bridges[2 * i + e]: the (node, entry end) states reachable leaving node i by end e.
+    bridges: Vec<u128>,
+    links: Vec<Link>,
+    /// Per number of links - 2: the rank of each permutation and kind sequence among those
+    /// Sukaku Explainer tries, indexed by its digits read in base 4.
+    perms: [Vec<u8>; 3],
+    kinds: [Vec<u8>; 3],
+}
+
+/// A sequence of at most four small numbers as one number (base 4), for rank tables.
+fn code(seq: &[u8]) -> usize {
+    seq.iter().fold(0, |c, &x| c * 4 + x as usize)
+}
+
+fn rank_table(seqs: &[[u8; 4]], n: usize) -> Vec<u8> {
+    let mut t = vec![u8::MAX; 256];
+    for (rank, s) in seqs.iter().enumerate() {
+        t[code(&s[..n])] = rank as u8;
+    }
+    t
+}
+
+struct Search<'a> {
+    b: &'a Board,
+    n: usize,
+    d: usize,
+    nodes: &'a [Node],
+    bridges: &'a [u128],
+    path: [(usize, usize); 4],
+    perms: &'a [u8],
+    kinds: &'a [u8],
+    best: Option<(Key, Hint)>,
+}
+
+/// The best chain of `n` strong links (2, 3 or 4) on digit `d`, with its sort key (which
+/// orders chains of all digits).
+///
+/// Sukaku Explainer enumerates every set of links by kind and unit, then every order and
+/// direction of each set, and keeps those that chain. We walk the chains directly, from link
+/// to link through the ends that share a unit, and give each the key of its place in Sukaku
+/// Explainer's enumeration, so that the sort picks the same hint.
+pub(crate) fn strong_links(b: &Board, n: usize, d: usize, sc: &mut Scratch) -> Option<(Key, Hint)> {
+    if sc.perms[n - 2].is_empty() {
+        sc.perms[n - 2] = rank_table(&permutations(n), n);
+        sc.kinds[n - 2] = rank_table(&kind_ranks(n), n);
+    }
+    sc.nodes.clear();
+    for kind in 0..3 {
+        sc.links.clear();
+        let first = [BOX0, ROW0, COL0][kind];
+        for u in first..first + 9 {
+            unit_links(b, d, u, &mut sc.links);
+        }
+        for (index, &link) in sc.links.iter().enumerate() {
+            sc.nodes.push(Node {
+                link,
+                kind: kind as u8,
+                index: index as u8,
+                lines: [Lines::of(&link.ends[0]), Lines::of(&link.ends[1])],
+            });
+        }
+    }
+    // At most 27 units with two groupings each: 108 (node, end) states fit a u128. Ends are
+    // bucketed by the column, row and box that hold all their cells; two ends join when they
+    // share a bucket.
+    let nodes = &sc.nodes;
+    let m = nodes.len();
+    let mut cols = [0u128; 9];
+    let mut rows = [0u128; 9];
+    let mut boxes = [0u128; 9];
+    for (i, node) in nodes.iter().enumerate() {
+        for f in 0..2 {
+            let st = 1u128 << (2 * i + f);
+            let l = &node.lines[f];
+            if let Some(c) = l.col {
+                cols[c as usize] |= st;
+            }
+            if let Some(r) = l.row {
+                rows[r as usize] |= st;
+            }
+            if let Some(x) = l.bx {
+                boxes[x as usize] |= st;
+            }
+        }
+    }
+    sc.bridges.clear();
+    sc.bridges.resize(2 * m, 0);
+    for i in 0..m {
+        // Links in the same unit or on shared places never chain with link i.
+        let mut apart = 0u128;
+        for (j, other) in nodes.iter().enumerate() {
+            if other.link.unit != nodes[i].link.unit
+                && other.link.places & nodes[i].link.places == 0
+            {
+                apart |= 3u128 << (2 * j);
+            }
+        }
+        for e in 0..2 {
+            let l = &nodes[i].lines[e];
+            let mut reach = 0u128;
+            if let Some(c) = l.col {
+                reach |= cols[c as usize];
+            }
+            if let Some(r) = l.row {
+                reach |= rows[r as usize];
+            }
+            if let Some(x) = l.bx {
+                reach |= boxes[x as usize];
+            }
+            sc.bridges[2 * i + e] = reach & apart;
+        }
+    }
+    let mut s = Search {
+        b,
+        n,
+        d,
+        nodes: &sc.nodes,
+        bridges: &sc.bridges,
+        path: [(0, 0); 4],
+        perms: &sc.perms[n - 2],
+        kinds: &sc.kinds[n - 2],
+        best: None,
+    };
+    for i in 0..m {
+        for u0 in 0..2 {
+            s.path[0] = (i, u0);
+            s.walk(1, s.nodes[i].link.places);
+        }
+    }
+    s.best
+}
+
+impl Search<'_> {
+    /// Extends the chain by its `depth`-th link; `used` are the places taken so far.
+    fn walk(&mut self, depth: usize, used: Cells) {
+        if depth == self.n {
+            self.evaluate();
+            return;
+        }
+        let (i, u) = self.path[depth - 1];
+        let mut next = self.bridges[2 * i + (1 - u)];
+        while next != 0 {
+            let st = next.trailing_zeros() as usize;
+            next &= next - 1;
+            let (j, f) = (st / 2, st % 2);
+            let places = self.nodes[j].link.places;
+            if places & used != 0 {
+                continue;
+            }
+            self.path[depth] = (j, f);
+            self.walk(depth + 1, used | places);
+        }
+    }
+
+    /// Turns the chain in `path` into Sukaku Explainer's terms (the set's search order, the
+    /// permutation and directions) and offers its hint.
+    fn evaluate(&mut self) {
+        let n = self.n;
+        // The set in search order: by kind, then by unit.
+        let mut order = [0usize; 4];
+        for (k, o) in order[..n].iter_mut().enumerate() {
+            *o = k;
+        }
+        let node = |k: usize| &self.nodes[self.path[k].0];
+        // Units are numbered boxes, rows, columns: by unit is by kind, then unit.
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && node(order[j - 1]).link.unit > node(order[j]).link.unit {
+                order.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        // q[i]: the search depth of the chain's i-th link.
+        let mut q = [0u8; 4];
+        for (depth, &k) in order[..n].iter().enumerate() {
+            q[k] = depth as u8;
+        }
+        // Sukaku Explainer reads each chain in one direction only.
+        if q[0] > q[n - 1] {
+            return;
+        }
+        let chain_start = &node(0).lines[self.path[0].1];
+        let chain_end = &node(n - 1).lines[1 - self.path[n - 1].1];
+        let ring = chain_start.shared(chain_end).is_some();
+        if ring {
+            let min_unit = (0..n).map(|k| node(k).link.unit).min().unwrap();
+            if node(0).link.unit != min_unit || self.path[0].1 != 0 {
+                return;
+            }
+        }
+        let mut generated = [0u8; 8];
+        let mut kinds = [0u8; 4];
+        for (depth, &k) in order[..n].iter().enumerate() {
+            kinds[depth] = node(k).kind;
+            generated[2 + depth] = node(k).index;
+        }
+        generated[0] = self.kinds[code(&kinds[..n])];
+        generated[1] = self.d as u8;
+        generated[6] = self.perms[code(&q[..n])];
+        let mut u = 0u8;
+        for k in 0..n {
+            u = u << 1 | self.path[k].1 as u8;
+        }
+        generated[7] = u;
+        self.hint(ring, generated);
+    }
+
+    fn hint(&mut self, ring: bool, generated: [u8; 8]) {
+        let (n, d, b) = (self.n, self.d, self.b);
+        let link = |k: usize| self.nodes[self.path[k].0].link;
+        let near = |k: usize| link(k).ends[self.path[k].1];
+        let far = |k: usize| link(k).ends[1 - self.path[k].1];
+        let start = near(0);
+        let end = far(n - 1);
+        let mut bases = 0u128;
+        let mut pattern = 0u128;
+        let mut grouped = 0;
+        for k in 0..n {
+            bases |= UNIT_MASK[link(k).unit as usize];
+            pattern |= link(k).places;
+            grouped += usize::from(link(k).grouped);
+        }
+        // A group's other cells count only for a grouped link.
+        let ends_seen = |g: &Group, grouped: bool| {
+            let mut v = PEERS[g[0].unwrap() as usize];
+            if grouped && g[1].is_some() {
+                v &= PEERS[g[1].unwrap() as usize];
+                if let Some(c) = g[2] {
+                    v &= PEERS[c as usize];
+                }
+            }
+            v
+        };
+        let mut victims = ends_seen(&start, link(0).grouped) & ends_seen(&end, link(n - 1).grouped);
+        victims &= !(bit(start[0].unwrap() as usize) | bit(end[0].unwrap() as usize));
+        victims &= !bases;
+        let mut elim;
+        let mut count;
+        if !ring {
+            for k in 0..n - 1 {
+                let a = &self.nodes[self.path[k].0].lines[1 - self.path[k].1];
+                let c = &self.nodes[self.path[k + 1].0].lines[self.path[k + 1].1];
+                victims &= !UNIT_MASK[a.shared(c).unwrap()];
+            }
+            elim = victims & b.digit[d];
+            count = elim.count_ones();
+        } else {
+            elim = victims & b.digit[d];
+            count = elim.count_ones();
+            for k in 0..n - 1 {
+                let (b1, b2) = (far(k), near(k + 1));
+                let mut v = seeing(&b1) & seeing(&b2);
+                v &= !(bit(b1[0].unwrap() as usize) | bit(b2[0].unwrap() as usize));
+                v &= !bases;
+                let v = v & b.digit[d];
+                elim |= v;
+                count += v.count_ones();
+            }
+        }
+        if elim == 0 {
+            return;
+        }
+        // The kind of each link in chain order: units 0..9 are boxes (kind 0), 9..18 rows
+        // (1), 18..27 columns (2).
+        let mut kinds = [0u8; 4];
+        for k in 0..n {
+            kinds[k] = link(k).unit / 9;
+        }
+        let kinds = &kinds[..n];
+        let mut reversed = [0u8; 4];
+        for k in 0..n {
+            reversed[k] = kinds[n - 1 - k];
+        }
+        let (name, len) = if kinds <= &reversed[..n] {
+            line_name(kinds)
+        } else {
+            line_name(&reversed[..n])
+        };
+        let mut suffix = [0u8; 5];
+        suffix[0] = b'0' + grouped as u8;
+        for i in 0..len {
+            suffix[1 + i] = b'0' + name[i];
+        }
+        let tail = &suffix[1..=len];
+        let base = [0.0, 4.0, 5.4, 5.8][n - 1];
+        let diff = if grouped > 0 || tail.iter().any(|&c| c >= b'3') {
+            base + 0.3
+        } else if !tail.contains(&b'0') && !tail.contains(&b'2') {
+            base
+        } else if tail.contains(&b'0') && tail.contains(&b'2') {
+            base + 0.2
+        } else {
+            base + 0.1
+        };
+        let tech = match n {
+            2 if ring => Technique::TwoStrongLinks,
+            2 if !tail.contains(&b'0') && !tail.contains(&b'2') => Technique::Skyscraper,
+            2 if !tail.contains(&b'0') => Technique::TwoStringKite,
+            2 => Technique::TwoStrongLinks,
+            3 => Technique::ThreeStrongLinks,
+            _ => Technique::FourStrongLinks,
+        };
+        let key = Key {
+            diff,
+            elims: count,
+            suffix,
+            generated,
+        };
+        if self.best.as_ref().is_none_or(|(k, _)| key.before(k)) {
+            let mut h = Hint::new(tech, diff);
+            h.elim[d] = elim;
+            h.cells = pattern;
+            self.best = Some((key, h));
+        }
+    }
+}

@@ -1,0 +1,552 @@
+//! Uniqueness techniques: unique rectangles and loops (types 1 to 4) and the bivalue
+//! universal grave (BUG, types 1 to 4). Both assume the puzzle has one solution: a pattern
+//! that would allow two solutions cannot be the whole story.
+
+use super::board::{
+    Board, CELL_UNITS, Cells, PEERS, POS_IN_UNIT, UNIT_CELLS, UNIT_MASK, bit, cells_of,
+};
+use super::singles::combinations;
+use super::technique::{Hint, Technique};
+
+/// Scratch space for the loop search, kept between calls.
+#[derive(Default)]
+pub(crate) struct LoopScratch {
+    /// Cells of every loop found from one start, one after the other.
+    cells: Vec<u8>,
+    /// (offset in `cells`, length) of every loop found.
+    loops: Vec<(u32, u32)>,
+    /// The hints found so far in this call, with the kind and cells that make them distinct.
+    hints: Vec<(Hint, u8, Cells)>,
+}
+
+/// The rating of a loop of `len` cells, as Sudoku Explainer adds it up.
+fn loop_diff(len: usize) -> f64 {
+    let mut r = 4.5;
+    if len >= 10 {
+        r += 0.3;
+    }
+    if len >= 8 {
+        r += 0.2;
+    } else if len >= 6 {
+        r += 0.1;
+    }
+    r
+}
+
+fn loop_tech(kind: u8) -> Technique {
+    match kind {
+        1 => Technique::UniqueLoop1,
+        2 => Technique::UniqueLoop2,
+        3 | 5 => Technique::UniqueLoop3,
+        _ => Technique::UniqueLoop4,
+    }
+}
+
+struct Search<'a> {
+    b: &'a Board,
+    v1: usize,
+    v2: usize,
+    path: [u8; 81],
+    len: usize,
+    on_path: Cells,
+    out: &'a mut LoopScratch,
+    /// Node budget: the search gives up (finding nothing more) when it runs out.
+    budget: u32,
+}
+
+impl Search<'_> {
+    fn walk(&mut self, cell: usize, allowed_ex: i32, ex_values: u16, last_kind: usize) {
+        if self.budget == 0 {
+            return;
+        }
+        self.budget -= 1;
+        self.path[self.len] = cell as u8;
+        self.len += 1;
+        self.on_path |= bit(cell);
+        let pair = (1u16 << self.v1) | (1u16 << self.v2);
+        for kind in 0..3 {
+            if kind == last_kind {
+                continue;
+            }
+            let u = CELL_UNITS[cell][kind] as usize;
+            for &next in &UNIT_CELLS[u] {
+                let next = next as usize;
+                if self.path[0] as usize == next && self.len >= 4 {
+                    if self.is_valid() {
+                        let start = self.out.cells.len() as u32;
+                        self.out.cells.extend_from_slice(&self.path[..self.len]);
+                        self.out.loops.push((start, self.len as u32));
+                    }
+                } else if self.on_path & bit(next) == 0 {
+                    let pots = self.b.cell[next];
+                    if pots & pair == pair {
+                        let new_ex = (ex_values | pots) & !pair;
+                        let card = pots.count_ones();
+                        if card == 2 || new_ex.count_ones() == 1 || allowed_ex > 0 {
+                            let allowed = allowed_ex - i32::from(card > 2);
+                            self.walk(next, allowed, new_ex, kind);
+                        }
+                    }
+                }
+            }
+        }
+        self.len -= 1;
+        self.on_path &= !bit(cell);
+    }
+
+    /// Sudoku Explainer's test: walking the loop, the units of the cells at even and at odd
+    /// places are each met once, and they are the same units.
+    fn is_valid(&self) -> bool {
+        let (mut even, mut odd) = (0u32, 0u32);
+        for (k, &c) in self.path[..self.len].iter().enumerate() {
+            for &u in &CELL_UNITS[c as usize] {
+                let m = 1u32 << u;
+                let seen = if k % 2 == 1 { &mut odd } else { &mut even };
+                if *seen & m != 0 {
+                    return false;
+                }
+                *seen |= m;
+            }
+        }
+        even == odd
+    }
+}
+
+/// Unique rectangles and loops: the first hint after sorting all of them by rating, then type.
+pub(crate) fn unique_loops(b: &Board, s: &mut LoopScratch) -> Option<Hint> {
+    s.hints.clear();
+    for start in cells_of(b.empty) {
+        let m = b.cell[start];
+        if m.count_ones() != 2 {
+            continue;
+        }
+        let v1 = m.trailing_zeros() as usize;
+        let v2 = (m & (m - 1)).trailing_zeros() as usize;
+        s.cells.clear();
+        s.loops.clear();
+        let mut search = Search {
+            b,
+            v1,
+            v2,
+            path: [0; 81],
+            len: 0,
+            on_path: 0,
+            out: s,
+            budget: 200_000,
+        };
+        search.walk(start, 2, 0, usize::MAX);
+        for li in 0..s.loops.len() {
+            let (off, len) = s.loops[li];
+            let mut lp = [0u8; 81];
+            let len = len as usize;
+            lp[..len].copy_from_slice(&s.cells[off as usize..off as usize + len]);
+            loop_hints(b, &lp[..len], v1, v2, &mut s.hints);
+        }
+    }
+    // Sorting is stable: among equal ratings and types, the first found wins.
+    // Type 3 has a naked (kind 3) and a hidden (kind 5) form; both sort as type 3.
+    let sort_type = |kind: u8| if kind == 5 { 3 } else { kind };
+    s.hints
+        .iter()
+        .min_by(|a, c| {
+            a.0.diff
+                .total_cmp(&c.0.diff)
+                .then(sort_type(a.1).cmp(&sort_type(c.1)))
+        })
+        .map(|h| h.0)
+}
+
+fn push(hints: &mut Vec<(Hint, u8, Cells)>, h: Hint, kind: u8, set: Cells) {
+    // Sudoku Explainer keeps the first hint of each kind on each loop.
+    if hints.iter().any(|(_, k, s)| *k == kind && *s == set) {
+        return;
+    }
+    if h.is_worth() {
+        hints.push((h, kind, set));
+    }
+}
+
+fn loop_hints(b: &Board, lp: &[u8], v1: usize, v2: usize, hints: &mut Vec<(Hint, u8, Cells)>) {
+    let set: Cells = lp.iter().fold(0, |s, &c| s | bit(c as usize));
+    let pair = (1u16 << v1) | (1u16 << v2);
+    let base = loop_diff(lp.len());
+    let mut extra = [0usize; 81];
+    let mut n = 0;
+    for &c in lp {
+        if b.cell[c as usize].count_ones() > 2 {
+            extra[n] = c as usize;
+            n += 1;
+        }
+    }
+    let extra = &extra[..n];
+    let mk = |kind: u8, diff: f64| {
+        let mut h = Hint::new(loop_tech(kind), diff);
+        h.cells = set;
+        h
+    };
+    if n == 1 {
+        let mut h = mk(1, base);
+        h.elim[v1] = b.digit[v1] & bit(extra[0]);
+        h.elim[v2] = b.digit[v2] & bit(extra[0]);
+        push(hints, h, 1, set);
+    } else if n > 2 {
+        push(hints, type2(b, extra, pair, mk(2, base)), 2, set);
+    } else if n == 2 {
+        let (c1, c2) = (extra[0], extra[1]);
+        let others = (b.cell[c1] | b.cell[c2]) & !pair;
+        if others.count_ones() == 1 {
+            push(hints, type2(b, extra, pair, mk(2, base)), 2, set);
+        } else if others.count_ones() >= 2 {
+            type3(b, c1, c2, v1, v2, others, base, set, hints);
+        }
+        if let Some(h) = type4(b, c1, c2, v1, v2, base, set) {
+            push(hints, h, 4, set);
+        }
+    }
+}
+
+fn type2(b: &Board, extra: &[usize], pair: u16, mut h: Hint) -> Hint {
+    let value = (b.cell[extra[0]] & !pair).trailing_zeros() as usize;
+    let mut common = !0u128;
+    let mut all = 0u128;
+    for &c in extra {
+        common &= PEERS[c];
+        all |= bit(c);
+    }
+    h.elim[value] = b.digit[value] & common & !all;
+    h
+}
+
+/// Type 3: the extra candidates of the two cells act as one cell in a naked set with other
+/// cells of a unit they share, or the loop digits form a hidden set there.
+#[allow(clippy::too_many_arguments)]
+fn type3(
+    b: &Board,
+    c1: usize,
+    c2: usize,
+    v1: usize,
+    v2: usize,
+    extra: u16,
+    base: f64,
+    set: Cells,
+    hints: &mut Vec<(Hint, u8, Cells)>,
+) {
+    let pair = (1u16 << v1) | (1u16 << v2);
+    for degree in 2..=7u32 {
+        for kind in 0..3 {
+            let u = CELL_UNITS[c1][kind] as usize;
+            if u != CELL_UNITS[c2][kind] as usize {
+                continue;
+            }
+            let empty = b.empty_in(u);
+            let (i1, i2) = (POS_IN_UNIT[c1][kind], POS_IN_UNIT[c2][kind]);
+            let cells = &UNIT_CELLS[u];
+            if degree * 2 <= empty && degree >= extra.count_ones() {
+                for comb in combinations(degree, 9) {
+                    if comb & (1 << i1) == 0 || comb & (1 << i2) != 0 {
+                        continue;
+                    }
+                    // The naked set: c1 stands for both cells with the extra digits.
+                    let mut naked = extra & b.cell[c1] & b.cell[c2];
+                    let mut union = 0u16;
+                    let mut ok = true;
+                    let mut others = 0u128;
+                    for k in super::board::digits_of(comb as u16) {
+                        let pots = if k == i1 as usize {
+                            extra
+                        } else {
+                            let c = cells[k] as usize;
+                            others |= bit(c);
+                            naked |= b.cell[c];
+                            b.cell[c]
+                        };
+                        if pots.count_ones() <= 1 {
+                            ok = false;
+                        }
+                        union |= pots;
+                    }
+                    if naked.count_ones() != degree || !ok || union.count_ones() != degree {
+                        continue;
+                    }
+                    let diff = base + (degree - 1) as f64 * 0.1;
+                    let mut h = Hint::new(Technique::UniqueLoop3, diff);
+                    h.cells = set | others;
+                    let rest = UNIT_MASK[u] & !others & !bit(c1) & !bit(c2);
+                    for d in super::board::digits_of(union) {
+                        h.elim[d] = b.digit[d] & rest;
+                    }
+                    push(hints, h, 3, set);
+                }
+            }
+            if degree * 2 < empty {
+                let rem = 0x1ff & !pair & !extra;
+                let rem_digits: Vec<usize> = super::board::digits_of(rem).collect();
+                if (degree - 2) as usize <= rem_digits.len() {
+                    for comb in combinations(degree - 2, rem_digits.len() as u32) {
+                        let mut values = pair;
+                        for k in super::board::digits_of(comb as u16) {
+                            values |= 1 << rem_digits[k];
+                        }
+                        let mut union = 0u128;
+                        let mut ok = true;
+                        for d in super::board::digits_of(values) {
+                            let p = b.digit[d] & UNIT_MASK[u] & !bit(c2);
+                            if p == 0 {
+                                ok = false;
+                            }
+                            union |= p;
+                        }
+                        if !ok || union.count_ones() != degree {
+                            continue;
+                        }
+                        let hidden = union & !bit(c1) & !bit(c2);
+                        let diff = base + (hidden.count_ones() as f64 - 1.0) * 0.1;
+                        let mut h = Hint::new(Technique::UniqueLoop3, diff);
+                        h.cells = set | hidden;
+                        for d in 0..9 {
+                            if values & (1 << d) == 0 {
+                                h.elim[d] = b.digit[d] & hidden;
+                            }
+                        }
+                        push(hints, h, 5, set);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn type4(
+    b: &Board,
+    c1: usize,
+    c2: usize,
+    v1: usize,
+    v2: usize,
+    base: f64,
+    set: Cells,
+) -> Option<Hint> {
+    let (mut r1, mut r2) = (false, false);
+    let both = bit(c1) | bit(c2);
+    for kind in 0..3 {
+        let u = CELL_UNITS[c1][kind] as usize;
+        if u != CELL_UNITS[c2][kind] as usize {
+            continue;
+        }
+        let rest = UNIT_MASK[u] & !both;
+        if b.digit[v1] & rest == 0 {
+            r1 = true;
+        }
+        if b.digit[v2] & rest == 0 {
+            r2 = true;
+        }
+    }
+    let gone = if r1 {
+        v2
+    } else if r2 {
+        v1
+    } else {
+        return None;
+    };
+    let mut h = Hint::new(Technique::UniqueLoop4, base);
+    h.cells = set;
+    h.elim[gone] = b.digit[gone] & both;
+    Some(h)
+}
+
+/// The bivalue universal grave: if every empty cell but a few held two candidates and every
+/// digit two places in each unit, the puzzle would have two solutions; so the extra
+/// candidates of those few cells are not all false.
+pub(crate) fn bug(b: &Board) -> Option<Hint> {
+    let mut temp = *b;
+    let mut bug_cells = [0usize; 81];
+    let mut nbug = 0;
+    let mut bug_values = [0u16; 81];
+    let mut all_values = 0u16;
+    let mut common: Option<Cells> = None;
+    let mut all_extra: Option<Cells> = None;
+    let mut only_value = 0usize;
+    let mut one_value = true;
+    let mut bug_set: Cells = 0;
+    for u in 0..27 {
+        for d in 0..9 {
+            let p = b.digit[d] & UNIT_MASK[u];
+            let card = p.count_ones();
+            if card == 0 || card == 2 {
+                continue;
+            }
+            let new_cells: Cells = cells_of(p)
+                .filter(|&c| b.count(c) >= 3)
+                .fold(0, |s, c| s | bit(c));
+            match all_extra {
+                None => {
+                    all_extra = Some(new_cells);
+                    only_value = d;
+                }
+                Some(ref mut a) if one_value => {
+                    if only_value == d {
+                        *a |= new_cells;
+                    } else {
+                        one_value = false;
+                    }
+                }
+                _ => {}
+            }
+            if new_cells.count_ones() == 1 {
+                let cell = new_cells.trailing_zeros() as usize;
+                if bug_set & bit(cell) == 0 {
+                    bug_set |= bit(cell);
+                    bug_cells[nbug] = cell;
+                    nbug += 1;
+                }
+                bug_values[cell] |= 1 << d;
+                all_values |= 1 << d;
+                temp.remove(cell, d);
+                let c = common.map_or(PEERS[cell], |c| c & PEERS[cell]) & !bug_set;
+                common = Some(c);
+                if nbug > 1 && all_values.count_ones() > 1 && c == 0 {
+                    return None;
+                }
+            }
+            if new_cells == 0 {
+                return None;
+            }
+        }
+    }
+    if let Some(a) = all_extra {
+        if one_value && a.count_ones() > nbug as u32 {
+            for cell in cells_of(a & !bug_set) {
+                bug_set |= bit(cell);
+                bug_cells[nbug] = cell;
+                nbug += 1;
+                bug_values[cell] = 1 << only_value;
+                temp.remove(cell, only_value);
+                let c = common.map_or(PEERS[cell], |c| c & PEERS[cell]) & !bug_set;
+                common = Some(c);
+                if nbug > 1 && all_values.count_ones() > 1 && c == 0 {
+                    return None;
+                }
+            }
+        }
+    }
+    if cells_of(temp.empty).any(|c| temp.count(c) != 2) {
+        return None;
+    }
+    for u in 0..27 {
+        for d in 0..9 {
+            let card = (temp.digit[d] & UNIT_MASK[u]).count_ones();
+            if card != 0 && card != 2 {
+                return None;
+            }
+        }
+    }
+    let bug_cells = &bug_cells[..nbug];
+    let common = common.unwrap_or(0);
+    if nbug == 1 {
+        let cell = bug_cells[0];
+        let mut h = Hint::new(Technique::Bug1, 5.6);
+        for d in super::board::digits_of(b.cell[cell] & !all_values) {
+            h.elim[d] = bit(cell);
+        }
+        h.cells = bit(cell);
+        return Some(h).filter(Hint::is_worth);
+    }
+    if all_values.count_ones() == 1 {
+        let value = all_values.trailing_zeros() as usize;
+        if common != 0 {
+            let mut h = Hint::new(Technique::Bug2, 5.7);
+            h.elim[value] = b.digit[value] & common;
+            h.cells = bug_set;
+            if h.is_worth() {
+                return Some(h);
+            }
+        }
+        if nbug == 2 {
+            return bug4(b, bug_cells, &bug_values, all_values);
+        }
+        return None;
+    }
+    if common != 0 {
+        if nbug == 2 {
+            if let Some(h) = bug4(b, bug_cells, &bug_values, all_values) {
+                return Some(h);
+            }
+        }
+        return bug3(b, bug_cells, bug_set, all_values, common);
+    }
+    None
+}
+
+fn bug4(b: &Board, cells: &[usize], values: &[u16; 81], all_values: u16) -> Option<Hint> {
+    let (c1, c2) = (cells[0], cells[1]);
+    let common = b.cell[c1] & b.cell[c2] & !all_values;
+    if common.count_ones() != 1 {
+        return None;
+    }
+    let shared = (0..3).any(|k| CELL_UNITS[c1][k] == CELL_UNITS[c2][k]);
+    if !shared {
+        return None;
+    }
+    let mut h = Hint::new(Technique::Bug4, 5.7);
+    for (c, v) in [(c1, values[c1]), (c2, values[c2])] {
+        for d in super::board::digits_of(b.cell[c] & !v & !common) {
+            h.elim[d] |= bit(c);
+        }
+    }
+    h.cells = bit(c1) | bit(c2);
+    Some(h).filter(Hint::is_worth)
+}
+
+fn bug3(
+    b: &Board,
+    cells: &[usize],
+    bug_set: Cells,
+    all_values: u16,
+    common: Cells,
+) -> Option<Hint> {
+    for degree in 2..=6u32 {
+        for kind in 0..3 {
+            let u = CELL_UNITS[cells[0]][kind];
+            if cells.iter().any(|&c| CELL_UNITS[c][kind] != u) {
+                continue;
+            }
+            let u = u as usize;
+            let region: Cells = common & UNIT_MASK[u];
+            let list: Vec<usize> = cells_of(region).collect();
+            if (list.len() as u32) < degree {
+                continue;
+            }
+            for comb in combinations(degree - 1, list.len() as u32) {
+                let mut naked_cells = 0u128;
+                let mut union = 0u16;
+                let mut ok = true;
+                for k in 0..list.len() {
+                    if comb & (1 << k) != 0 {
+                        let c = list[k];
+                        naked_cells |= bit(c);
+                        if b.cell[c].count_ones() <= 1 {
+                            ok = false;
+                        }
+                        union |= b.cell[c];
+                    }
+                }
+                if union.count_ones() != degree || all_values.count_ones() <= 1 || !ok {
+                    continue;
+                }
+                let naked = union | all_values;
+                if naked.count_ones() != degree {
+                    continue;
+                }
+                let erasable = region & !naked_cells & !bug_set;
+                let mut h = Hint::new(Technique::Bug3, 5.7 + (naked.count_ones() - 1) as f64 * 0.1);
+                for d in super::board::digits_of(naked) {
+                    h.elim[d] = b.digit[d] & erasable;
+                }
+                if h.is_worth() {
+                    h.cells = bug_set | naked_cells;
+                    return Some(h);
+                }
+            }
+        }
+    }
+    None
+}
