@@ -6,7 +6,10 @@
 //! Everything here is driven by [`Rng`], a small SplitMix64 generator of our own, so the same
 //! seed gives the same puzzles on every platform and every version of our dependencies.
 
+use std::sync::atomic::Ordering;
+
 use crate::grid::{CELLS, Grid, PEERS};
+use crate::logic::{Budget, GradeError, Grader, Rating};
 use crate::solver::{Limits, Solver};
 
 /// A seeded SplitMix64 random number generator: fast, tiny and stable across versions.
@@ -226,6 +229,41 @@ pub fn puzzle(
         let p = symmetric_puzzle(rng, &solution, counter, spec.symmetry);
         if (spec.min_clues..=spec.max_clues).contains(&p.clue_count()) {
             return Some(p);
+        }
+    }
+    None
+}
+
+/// A puzzle to `spec` whose rating on the Sudoku Explainer scale lies in `band` (ER in tenths,
+/// both ends included): drawn as [`puzzle`] draws, each draw rated by `grader` within
+/// `budget`, up to `spec.attempts` draws in all. A draw the grader cannot rate within the
+/// budget counts as outside the band. `None` when no draw fits, or once the budget's stop
+/// flag is set.
+pub fn rated_puzzle(
+    rng: &mut Rng,
+    spec: &Spec,
+    band: std::ops::RangeInclusive<u16>,
+    filler: &mut dyn Solver,
+    counter: &mut dyn Solver,
+    grader: &mut Grader,
+    budget: &dyn Fn() -> Budget<'static>,
+) -> Option<(Grid, Rating)> {
+    let one = Spec {
+        attempts: 1,
+        ..*spec
+    };
+    for _ in 0..spec.attempts.max(1) {
+        let Some(p) = puzzle(rng, &one, filler, counter) else {
+            continue;
+        };
+        let budget = budget();
+        match grader.grade(&p, &budget) {
+            Ok(rating) if band.contains(&rating.er) => return Some((p, rating)),
+            // Stopped: no point in drawing on.
+            Err(GradeError::Aborted) if budget.stop.is_some_and(|s| s.load(Ordering::Relaxed)) => {
+                return None;
+            }
+            _ => {}
         }
     }
     None

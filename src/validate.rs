@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 
 use crate::grid::Grid;
+use crate::pipeline::grade::tenths;
 use crate::pipeline::read::{Expected, RecordInput};
 use crate::pipeline::solve::{Row, Status};
 
@@ -46,11 +47,16 @@ pub enum Problem {
     Duplicate,
     /// `--min-clues`: too few clues.
     FewClues,
+    /// `--min-er`/`--max-er`: rated outside the band.
+    OutsideBand,
+    /// `--min-er`/`--max-er`: the grader could not rate the puzzle (time limit, or beyond
+    /// the techniques it knows).
+    Unrated,
 }
 
 impl Problem {
     /// Every kind, in the order the summary lists them.
-    pub const ALL: [Problem; 10] = [
+    pub const ALL: [Problem; 12] = [
         Problem::Invalid,
         Problem::Unsolvable,
         Problem::Multiple,
@@ -61,6 +67,8 @@ impl Problem {
         Problem::Redundant,
         Problem::Duplicate,
         Problem::FewClues,
+        Problem::OutsideBand,
+        Problem::Unrated,
     ];
 
     /// The name used in the summary.
@@ -76,6 +84,8 @@ impl Problem {
             Problem::Redundant => "redundant clues",
             Problem::Duplicate => "duplicate",
             Problem::FewClues => "too few clues",
+            Problem::OutsideBand => "outside the ER band",
+            Problem::Unrated => "not rated",
         }
     }
 }
@@ -92,6 +102,8 @@ pub struct Checker {
     seen: Option<HashMap<Grid, u64>>,
     /// `--min-clues`.
     min_clues: Option<usize>,
+    /// `--min-er`/`--max-er`: the band of ER in tenths, both ends included.
+    er_band: Option<(u16, u16)>,
     /// Records with each kind of problem, indexed as [`Problem::ALL`].
     counts: [u64; Problem::ALL.len()],
     /// Records with at least one problem.
@@ -107,6 +119,16 @@ impl Checker {
             seen: duplicates.then(HashMap::new),
             min_clues,
             ..Checker::default()
+        }
+    }
+
+    /// The same checker, also failing puzzles rated outside `min..=max` (ER in tenths) or not
+    /// rated at all; the rows must come from a run that rates them
+    /// ([`SolveOptions::grade`](crate::pipeline::solve::SolveOptions::grade)).
+    pub fn with_er_band(self, min: u16, max: u16) -> Checker {
+        Checker {
+            er_band: Some((min, max)),
+            ..self
         }
     }
 
@@ -184,6 +206,20 @@ impl Checker {
                     Problem::FewClues,
                     &format!("{clues} clues, fewer than {min}"),
                 );
+            }
+        }
+        if let (Some((min, max)), Some(rated)) = (self.er_band, &row.rating) {
+            match rated {
+                Ok(r) if r.er < min => self.add(
+                    Problem::OutsideBand,
+                    &format!("ER {}, below {}", tenths(r.er), tenths(min)),
+                ),
+                Ok(r) if r.er > max => self.add(
+                    Problem::OutsideBand,
+                    &format!("ER {}, above {}", tenths(r.er), tenths(max)),
+                ),
+                Ok(_) => {}
+                Err(e) => self.add(Problem::Unrated, &format!("not rated: {e}")),
             }
         }
         if !self.text.is_empty() {

@@ -6,6 +6,7 @@
 //! them ([`write`](mod@write)), flushes at every batch boundary, reports progress and tallies the
 //! [`Summary`]. Memory stays flat however long the input: only a few batches are in flight.
 
+pub mod grade;
 pub mod output;
 pub mod read;
 pub mod resume;
@@ -32,7 +33,9 @@ use read::{ReadError, ReadOptions, Reader, Source};
 use resume::ResumePoint;
 use solutions::Emitter;
 use solve::{Row, SolveOptions, SolveWork, Status};
-use write::{COLUMNS, CsvWriter, SOLUTION_COLUMNS, row_values};
+use write::{
+    COLUMNS, CsvWriter, GRADE_COLUMNS, GradeText, SOLUTION_COLUMNS, grade_values, row_values,
+};
 
 /// Records per batch unless told otherwise: large enough that handing a batch between threads
 /// costs little next to solving it, small enough that the first rows come soon.
@@ -115,6 +118,8 @@ pub struct Summary {
     pub resumed: u64,
     /// Of those, rows whose status is `invalid`.
     pub resumed_invalid: u64,
+    /// Puzzles rated, per band of ER, when rating ([`SolveOptions::grade`]).
+    pub ratings: grade::Ratings,
 }
 
 impl Summary {
@@ -136,6 +141,7 @@ impl Summary {
             self.guesses += row.outcome.guesses;
             self.no_guess += u64::from(row.outcome.guesses == 0 && row.status != Status::Aborted);
         }
+        self.ratings.add(row.rating.as_ref());
     }
 }
 
@@ -196,9 +202,16 @@ pub type ResultsWriter = CsvWriter<Box<dyn Write + Send>>;
 /// Runs the whole pipeline: reads every record, solves it, writes its row. `progress` is
 /// called after every batch written. While the output file is unfinished, the options that
 /// shape its rows are kept beside it, for `--resume` ([`resume::RunOptions`]).
+/// With [`SolveOptions::grade`] set the rows are `grade`'s ([`write::GRADE_COLUMNS`]).
 pub fn run(config: &Config, progress: &mut dyn FnMut(&Progress)) -> Result<Summary, RunError> {
-    let mut error = String::new();
     let options = resume::RunOptions::of(config);
+    if config.solve.grade.is_some() {
+        let mut text = GradeText::default();
+        return run_rows(config, &GRADE_COLUMNS, Some(options), progress, |w, row| {
+            w.write_row(&grade_values(row, &mut text))
+        });
+    }
+    let mut error = String::new();
     run_rows(config, &COLUMNS, Some(options), progress, |w, row| {
         w.write_row(&row_values(row, &mut error))
     })

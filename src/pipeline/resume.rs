@@ -82,6 +82,9 @@ pub struct RunOptions {
     pub emit_solutions: bool,
     /// `--format`, `--column` and `--header`, as given.
     pub read: String,
+    /// How puzzles are rated (`grade`), if they are.
+    #[serde(default)]
+    pub grade: Option<String>,
 }
 
 impl RunOptions {
@@ -97,6 +100,10 @@ impl RunOptions {
                 "format {:?}, column {:?}, header {:?}",
                 read.format, read.column, read.header
             ),
+            grade: config
+                .solve
+                .grade
+                .map(|g| format!("ruleset {:?}, max time {:?}", g.ruleset, g.max_time)),
         }
     }
 
@@ -154,6 +161,10 @@ impl RunOptions {
                 )
             })
             .or_else(|| was("the input read as", self.read.clone(), now.read.clone()))
+            .or_else(|| {
+                let rating = |g: &Option<String>| g.clone().unwrap_or_else(|| "none".into());
+                was("rating", rating(&self.grade), rating(&now.grade))
+            })
     }
 }
 

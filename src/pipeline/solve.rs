@@ -7,9 +7,11 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::grade::{GradeOptions, Rated};
 use super::read::{Record, RecordInput};
 use super::solutions::{Emitter, RecordSolutions};
 use crate::grid::{CELLS, Conflict, Grid};
+use crate::logic::Grader;
 use crate::solver::{Limits, Outcome, Solver, Stop, Strategy};
 
 /// What became of one record.
@@ -83,6 +85,9 @@ pub struct SolveOptions {
     /// redundant ones in [`Row::redundant_clues`] (`validate --minimal`). This runs here, on the
     /// solver threads, because it costs one more search per clue.
     pub find_redundant: bool,
+    /// Also rate every puzzle with exactly one solution on the Sudoku Explainer scale, into
+    /// [`Row::rating`] (`grade`, `validate --min-er/--max-er`). Runs on the solver threads.
+    pub grade: Option<GradeOptions>,
 }
 
 /// The result for one record.
@@ -108,6 +113,9 @@ pub struct Row {
     /// The 0-based cells of clues that [`redundant_clues`] found, when
     /// [`SolveOptions::find_redundant`] is set and the puzzle has exactly one solution.
     pub redundant_clues: Vec<u8>,
+    /// The rating, when [`SolveOptions::grade`] is set and the puzzle has exactly one
+    /// solution.
+    pub rating: Option<Rated>,
 }
 
 impl Row {
@@ -123,6 +131,7 @@ impl Row {
             emitted: 0,
             reserved: 0,
             redundant_clues: Vec::new(),
+            rating: None,
         }
     }
 
@@ -140,8 +149,56 @@ impl Row {
     pub fn error(&self) -> Option<String> {
         match &self.record.input {
             RecordInput::Invalid { reason, .. } => Some(reason.clone()),
-            RecordInput::Puzzle(_) => self.conflict.map(|c| c.to_string()),
+            RecordInput::Puzzle(_) => match (&self.rating, self.conflict) {
+                (Some(Err(e)), _) => Some(format!("not rated: {e}")),
+                (_, conflict) => conflict.map(|c| c.to_string()),
+            },
         }
+    }
+}
+
+/// What a worker thread keeps from one record to the next: a solver and, when rating, a
+/// grader.
+pub struct Worker {
+    solver: Box<dyn Solver>,
+    grader: Option<Grader>,
+}
+
+impl Worker {
+    /// The solver and grader `options` ask for.
+    pub fn new(options: &SolveOptions) -> Worker {
+        Worker {
+            solver: options.strategy.solver(),
+            grader: options.grade.map(|g| Grader::with_ruleset(g.ruleset)),
+        }
+    }
+
+    /// The row of one record: solved and, when `options` ask for it, rated. A row whose
+    /// search or rating the stop flag cut short is [`Row::stopped`].
+    pub fn row(&mut self, record: Record, options: &SolveOptions) -> Row {
+        self.row_emitting(record, options, None)
+    }
+
+    fn row_emitting(
+        &mut self,
+        record: Record,
+        options: &SolveOptions,
+        emitter: Option<(&Emitter, u64)>,
+    ) -> Row {
+        let mut row = solve_emitting(&mut *self.solver, record, options, emitter);
+        if let (Some(grader), Some(grade), Status::Unique) =
+            (&mut self.grader, options.grade, row.status)
+            && let RecordInput::Puzzle(puzzle) = &row.record.input
+        {
+            let start = Instant::now();
+            let rated = grade.rate(grader, puzzle, options.limits.stop);
+            row.time_ns += start.elapsed().as_nanos() as u64;
+            if rated.is_err() && options.limits.stop.is_some_and(Stop::is_set) {
+                return Row::stopped(row.record);
+            }
+            row.rating = Some(rated);
+        }
+        row
     }
 }
 
@@ -202,6 +259,7 @@ fn solve_emitting(
         emitted,
         reserved,
         redundant_clues,
+        rating: None,
     }
 }
 
@@ -239,20 +297,20 @@ pub(crate) struct SolveWork {
 }
 
 impl super::schedule::Work for SolveWork {
-    type State = Box<dyn Solver>;
+    type State = Worker;
     type Out = Row;
 
-    fn state(&self) -> Box<dyn Solver> {
-        self.options.strategy.solver()
+    fn state(&self) -> Worker {
+        Worker::new(&self.options)
     }
 
-    fn run(&self, solver: &mut Box<dyn Solver>, seq: u64, record: Record) -> Row {
+    fn run(&self, worker: &mut Worker, seq: u64, record: Record) -> Row {
         if self.options.limits.stop.is_some_and(Stop::is_set) {
             // Stopped: the rest of the batch is not solved, nor written.
             return Row::stopped(record);
         }
         let emitter = self.emitter.as_deref().map(|e| (e, seq));
-        solve_emitting(&mut **solver, record, &self.options, emitter)
+        worker.row_emitting(record, &self.options, emitter)
     }
 }
 

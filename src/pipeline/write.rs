@@ -7,6 +7,7 @@
 
 use std::io::{self, Write};
 
+use super::grade::{techniques, tenths};
 use super::read::RecordInput;
 use super::solve::Row;
 use crate::grid::{CELLS, Grid};
@@ -19,6 +20,21 @@ pub const COLUMNS: [&str; 8] = [
     "solutions",
     "solution",
     "guesses",
+    "time_ns",
+    "error",
+];
+
+/// The columns of `grade`'s results, in order.
+pub const GRADE_COLUMNS: [&str; 11] = [
+    "line",
+    "puzzle",
+    "status",
+    "er",
+    "ep",
+    "ed",
+    "hardest",
+    "steps",
+    "techniques",
     "time_ns",
     "error",
 ];
@@ -57,6 +73,45 @@ pub fn row_values<'a>(row: &'a Row, error: &'a mut String) -> [Value<'a>; 8] {
         Value::Number(row.outcome.guesses),
         Value::Number(row.time_ns),
         Value::Text(error),
+    ]
+}
+
+/// Where [`grade_values`] keeps the text it makes for one row.
+#[derive(Debug, Default)]
+pub struct GradeText {
+    er: String,
+    ep: String,
+    ed: String,
+    techniques: String,
+    error: String,
+}
+
+/// The [`GRADE_COLUMNS`] of a results row; ratings are empty when the row was not rated.
+pub fn grade_values<'a>(row: &'a Row, text: &'a mut GradeText) -> [Value<'a>; 11] {
+    text.error = row.error().unwrap_or_default();
+    let rating = row.rating.as_ref().and_then(|r| r.as_ref().ok());
+    if let Some(r) = rating {
+        text.er = tenths(r.er);
+        text.ep = tenths(r.ep);
+        text.ed = tenths(r.ed);
+        text.techniques = techniques(r);
+    }
+    let or_empty = |v: Value<'a>| if rating.is_some() { v } else { Value::Empty };
+    [
+        Value::Number(row.record.line),
+        match &row.record.input {
+            RecordInput::Puzzle(g) => Value::Grid(g),
+            RecordInput::Invalid { text, .. } => Value::Text(text),
+        },
+        Value::Text(row.status.as_str()),
+        or_empty(Value::Text(&text.er)),
+        or_empty(Value::Text(&text.ep)),
+        or_empty(Value::Text(&text.ed)),
+        rating.map_or(Value::Empty, |r| Value::Text(r.hardest.name())),
+        rating.map_or(Value::Empty, |r| Value::Number(u64::from(r.steps))),
+        or_empty(Value::Text(&text.techniques)),
+        Value::Number(row.time_ns),
+        Value::Text(&text.error),
     ]
 }
 
