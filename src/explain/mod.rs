@@ -49,6 +49,8 @@
 //! assert!(String::from_utf8(out).unwrap().contains("762593148"));
 //! ```
 
+pub mod logic;
+
 use std::io::{self, Write};
 
 use serde::Serialize;
