@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use sudoku_batch::generate::Symmetry;
+use sudoku_batch::logic::Ruleset;
 use sudoku_batch::pipeline::DEFAULT_BATCH;
+use sudoku_batch::pipeline::grade::GradeOptions;
 use sudoku_batch::pipeline::read::{Column, Format, Header, ReadOptions};
 use sudoku_batch::solver::{Limits, Strategy};
 
@@ -17,6 +19,14 @@ pub const EXIT_CODES: &str = "\
 Exit codes:
   0    every record was a puzzle (solvable or not)
   1    the run completed, but some records were invalid (validate: some records failed)
+  2    usage or I/O error (unreadable input, unwritable output)
+  130  interrupted (Ctrl-C or SIGTERM); the rows written so far are complete";
+
+/// Exit codes of `grade`.
+pub const GRADE_EXIT_CODES: &str = "\
+Exit codes:
+  0    every record was a puzzle, and every puzzle with one solution was rated
+  1    the run completed, but some records were invalid or some puzzles were not rated
   2    usage or I/O error (unreadable input, unwritable output)
   130  interrupted (Ctrl-C or SIGTERM); the rows written so far are complete";
 
@@ -38,7 +48,7 @@ Exit codes:
 pub const EXPLAIN_EXIT_CODES: &str = "\
 Exit codes:
   0  the puzzle was explained (solvable or not)
-  1  the record is not a puzzle
+  1  the record is not a puzzle (with --logic: or has no logical solution)
   2  usage or I/O error (no record at --line, unreadable input)";
 
 /// Solve, validate and benchmark large Sudoku corpora.
@@ -73,7 +83,7 @@ pub enum Command {
     #[command(after_help = BENCH_EXIT_CODES)]
     Bench(BenchArgs),
     /// Show step by step how one puzzle is solved: candidates, forced placements, guesses, dead
-    /// ends, the solution and totals.
+    /// ends, the solution and totals; with --logic, the steps a person would take.
     #[command(after_help = EXPLAIN_EXIT_CODES)]
     Explain(ExplainArgs),
     /// Write minimal puzzles with exactly one solution, one 81-character line each.
@@ -90,8 +100,26 @@ pub enum Command {
     /// only the records that fail (all of them with --all). Problems: invalid (not a puzzle),
     /// unsolvable, multiple, `aborted after N guesses`, and those the options add; several on
     /// one record are joined with `; `. Exits 0 when every record passes, 1 when any fails.
+    ///
+    /// With --min-er/--max-er every puzzle is also rated (see `grade --help`; this costs far
+    /// more than solving): one outside the band fails with `ER 7.2, above 4.5`, one that
+    /// cannot be rated with `not rated: WHY`.
     #[command(after_help = EXIT_CODES)]
     Validate(ValidateArgs),
+    /// Rate how hard every puzzle is for a person, on the Sudoku Explainer scale.
+    ///
+    /// Each puzzle is solved the way a person would, always with the easiest technique that
+    /// works (singles, intersections, subsets, fish, wings, uniqueness, chains), as Sudoku
+    /// Explainer's `serate` does. Columns: line,puzzle,status,er,ep,ed,hardest,steps,
+    /// techniques,time_ns,error. `er` is the rating of the hardest step (1.0 to about 11.5),
+    /// `ep` of the hardest step up to the first digit placed, `ed` of the first step;
+    /// `hardest` names the hardest technique, `steps` counts the steps and `techniques` lists
+    /// `name:count` of each technique used, easiest first, joined by `;`. Only puzzles with
+    /// exactly one solution are rated: the others keep their status (multiple, unsolvable,
+    /// aborted, invalid) with empty ratings, and a puzzle over --max-time-ms keeps `unique`
+    /// with `not rated: ...` in `error`. The summary counts puzzles per band of ER.
+    #[command(after_help = GRADE_EXIT_CODES)]
+    Grade(GradeArgs),
 }
 
 /// Where puzzles come from and how to read them.
@@ -260,14 +288,23 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N")]
     pub max_clues: Option<usize>,
 
-    /// Draws per puzzle for --min-clues/--max-clues. When no draw fits, the puzzles made so far
-    /// are written and the run stops with an error (exit 2).
+    /// Draws per puzzle for --min-clues/--max-clues and --min-er/--max-er. When no draw fits,
+    /// the puzzles made so far are written and the run stops with an error (exit 2). Most
+    /// minimal puzzles rate below 4.5 and few above 7, so a hard band needs many draws. With
+    /// --max-time-ms the puzzles of a band can depend on the machine's speed; without it a
+    /// seed gives the same puzzles everywhere.
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     pub attempts: u64,
 
     /// Write complete, valid solution grids instead of puzzles.
-    #[arg(long, conflicts_with_all = ["symmetry", "min_clues", "max_clues"])]
+    #[arg(long, conflicts_with_all = ["symmetry", "min_clues", "max_clues", "min_er", "max_er"])]
     pub solved: bool,
+
+    #[command(flatten)]
+    pub er: ErBandArgs,
+
+    #[command(flatten)]
+    pub rating: RatingArgs,
 
     #[command(flatten)]
     pub output: OutputArgs,
@@ -330,8 +367,97 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "N")]
     pub min_clues: Option<usize>,
 
+    #[command(flatten)]
+    pub er: ErBandArgs,
+
+    #[command(flatten)]
+    pub rating: RatingArgs,
+
     /// Records per batch handed to the worker threads.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH, hide = true)]
+    pub batch_size: usize,
+}
+
+/// How puzzles are rated (`grade`, and `validate` and `generate` with an ER band).
+#[derive(Debug, Args)]
+pub struct RatingArgs {
+    /// Which ladder of techniques to follow: `sukaku` is Sukaku Explainer's `serate` (Sudoku
+    /// Explainer 1.2.1 plus strong-link chains and the larger wings), `classic` Sudoku
+    /// Explainer 1.2.1 alone.
+    #[arg(long, value_enum, default_value_t)]
+    pub ruleset: Ruleset,
+
+    /// Give up rating one puzzle after MS milliseconds (the hardest puzzles, ER 10 and up,
+    /// can take seconds each). Default: no limit.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_time_ms: Option<u64>,
+}
+
+impl RatingArgs {
+    /// The rating options these arguments ask for.
+    pub fn options(&self) -> GradeOptions {
+        GradeOptions {
+            ruleset: self.ruleset,
+            max_time: self.max_time_ms.map(std::time::Duration::from_millis),
+        }
+    }
+}
+
+/// A band of difficulty on the Sudoku Explainer scale.
+#[derive(Debug, Args)]
+pub struct ErBandArgs {
+    /// Only puzzles rated at least R on the Sudoku Explainer scale (ER, e.g. 2.5; see `grade
+    /// --help`).
+    #[arg(long, value_name = "R", value_parser = parse_er)]
+    pub min_er: Option<u16>,
+
+    /// Only puzzles rated at most R (ER, e.g. 4.5).
+    #[arg(long, value_name = "R", value_parser = parse_er)]
+    pub max_er: Option<u16>,
+}
+
+impl ErBandArgs {
+    /// True when a band is asked for.
+    pub fn any(&self) -> bool {
+        self.min_er.is_some() || self.max_er.is_some()
+    }
+}
+
+/// An ER from the command line, as tenths: `2.5` is 25.
+fn parse_er(text: &str) -> Result<u16, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a rating such as 2.5"))?;
+    if !(0.0..=20.0).contains(&value) || (value * 10.0 - (value * 10.0).round()).abs() > 1e-6 {
+        return Err(format!(
+            "`{text}`: ratings go from 1.0 to about 12.0, in tenths"
+        ));
+    }
+    Ok((value * 10.0).round() as u16)
+}
+
+/// The arguments of `grade`.
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub solver: ValidateSolverArgs,
+
+    #[command(flatten)]
+    pub rating: RatingArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Resume an interrupted run: keep the complete rows already in OUTPUT (needs -o), skip as
+    /// many input records (checking each), and append the rest.
+    #[arg(long)]
+    pub resume: bool,
+
+    /// Records per batch handed to the worker threads.
+    #[arg(long, value_name = "N", default_value_t = 256, hide = true)]
     pub batch_size: usize,
 }
 
@@ -358,6 +484,17 @@ pub struct ExplainArgs {
     /// CSV column of --input holding the puzzle (as for `solve`).
     #[arg(long, value_name = "NAME|INDEX")]
     pub column: Option<Column>,
+
+    /// Show the steps a person would take instead of a solver's search: each technique with
+    /// its rating on the Sudoku Explainer scale, the digits it places (`r1c3=4`), the
+    /// candidates it removes (`r2c5<>7`) and the cells of its pattern, then ER, EP and ED
+    /// (see `grade --help`). The puzzle must have exactly one solution.
+    #[arg(long, conflicts_with_all = ["solver", "max_steps", "max_guesses"])]
+    pub logic: bool,
+
+    /// With --logic: give up after MS milliseconds.
+    #[arg(long, value_name = "MS", requires = "logic")]
+    pub max_time_ms: Option<u64>,
 
     /// Whose steps to show (`fast` and `singles` keep no step trace).
     #[arg(long, value_enum, default_value_t = TracedStrategy::Bitmask)]

@@ -1,12 +1,15 @@
 //! `sudoku-batch explain`: the step trace of one puzzle, given on the command line or taken
 //! from a line of an input file.
 
-use std::io::{self, Write};
-
 use super::Exit;
 use crate::cli::args::ExplainArgs;
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+use sudoku_batch::explain::logic::{WalkthroughError, walkthrough};
 use sudoku_batch::explain::{ExplainError, ExplainOptions, explain};
 use sudoku_batch::grid::Grid;
+use sudoku_batch::logic::Budget;
 use sudoku_batch::pipeline::RunError;
 use sudoku_batch::pipeline::output::write_err;
 use sudoku_batch::pipeline::read::{Column, ReadError, ReadOptions, Reader, RecordInput, Source};
@@ -50,6 +53,9 @@ pub fn run(args: ExplainArgs) -> Result<Exit, RunError> {
         }
         _ => return Err(usage("give a PUZZLE, or --input FILE with --line N".into())),
     };
+    if args.logic {
+        return logic(&puzzle, &args);
+    }
     let options = ExplainOptions {
         strategy: args.solver.into(),
         format: args.format,
@@ -62,6 +68,28 @@ pub fn run(args: ExplainArgs) -> Result<Exit, RunError> {
         Ok(()) => Ok(Exit::Ok),
         Err(ExplainError::Io(e)) => Err(write_err("<stdout>")(e)),
         Err(e) => Err(usage(e.to_string())),
+    }
+}
+
+/// `explain --logic`: the human walkthrough. A puzzle without exactly one solution, or beyond
+/// the grader's techniques or time, has none: exit 1 with the reason.
+fn logic(puzzle: &Grid, args: &ExplainArgs) -> Result<Exit, RunError> {
+    let budget = Budget {
+        deadline: args
+            .max_time_ms
+            .map(|ms| Instant::now() + Duration::from_millis(ms)),
+        stop: None,
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let result = walkthrough(puzzle, args.format, &budget, &mut out);
+    let flushed = out.flush();
+    match result {
+        Ok(_) => flushed.map(|()| Exit::Ok).map_err(write_err("<stdout>")),
+        Err(WalkthroughError::Io(e)) => Err(write_err("<stdout>")(e)),
+        Err(WalkthroughError::Grade(e)) => {
+            eprintln!("sudoku-batch: no logical solution: {e}");
+            Ok(Exit::Failed)
+        }
     }
 }
 

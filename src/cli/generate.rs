@@ -4,6 +4,7 @@
 //! each one whole.
 
 use std::io::Write;
+use std::ops::RangeInclusive;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -11,8 +12,10 @@ use rayon::prelude::*;
 use super::progress::{self, Bar};
 use super::{Exit, stop_on_signal, to_stderr};
 use crate::cli::args::GenerateArgs;
-use sudoku_batch::generate::{Rng, Spec, puzzle, random_solution};
+use sudoku_batch::generate::{Rng, Spec, puzzle, random_solution, rated_puzzle};
 use sudoku_batch::grid::CELLS;
+use sudoku_batch::logic::{Budget, Grader};
+use sudoku_batch::pipeline::grade::{GradeOptions, tenths};
 use sudoku_batch::pipeline::output::write_err;
 use sudoku_batch::pipeline::{Output, Progress, RunError, thread_pool};
 use sudoku_batch::solver::{Stop, Strategy};
@@ -26,7 +29,7 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
         symmetry: args.symmetry,
         min_clues: args.min_clues.unwrap_or(0),
         max_clues: args.max_clues.unwrap_or(CELLS),
-        attempts: if args.min_clues.is_some() || args.max_clues.is_some() {
+        attempts: if args.min_clues.is_some() || args.max_clues.is_some() || args.er.any() {
             args.attempts
         } else {
             1
@@ -44,6 +47,15 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
             "--min-clues {} is more than --max-clues {}",
             spec.min_clues,
             spec.max_clues.min(CELLS)
+        ));
+    }
+    if let (Some(min), Some(max)) = (args.er.min_er, args.er.max_er)
+        && min > max
+    {
+        return Err(format!(
+            "--min-er {} is more than --max-er {}",
+            tenths(min),
+            tenths(max)
         ));
     }
     Ok(spec)
@@ -99,7 +111,18 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     let mut written = 0;
     'chunks: while written < args.count && !stopped() {
         let end = (written + CHUNK).min(args.count);
-        let made = make_chunk(&pool, written..end, seed, solved, &spec, stop);
+        let make = Make {
+            seed,
+            solved,
+            spec: &spec,
+            band: args
+                .er
+                .any()
+                .then(|| args.er.min_er.unwrap_or(0)..=args.er.max_er.unwrap_or(u16::MAX)),
+            rating: args.rating.options(),
+            stop,
+        };
+        let made = make_chunk(&pool, written..end, &make);
         for (i, made) in (written..).zip(made) {
             let line = match made {
                 Made::Line(line) => line,
@@ -113,9 +136,26 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                         (Some(min), None) => format!("at least {min}"),
                         (None, _) => format!("at most {}", spec.max_clues),
                     };
+                    let wanted = if args.er.any() {
+                        let er = |r: Option<u16>, or: &str| r.map_or(or.into(), tenths);
+                        format!(
+                            "an ER from {} to {}",
+                            er(args.er.min_er, "1.0"),
+                            er(args.er.max_er, "the top")
+                        )
+                    } else {
+                        String::new()
+                    };
+                    let (wanted, options) = match (&wanted[..], args.min_clues.or(args.max_clues)) {
+                        ("", _) => (format!("{bounds} clues"), "--min-clues/--max-clues"),
+                        (er, None) => (er.to_string(), "--min-er/--max-er"),
+                        (er, Some(_)) => {
+                            (format!("{bounds} clues and {er}"), "the clue or ER bounds")
+                        }
+                    };
                     eprintln!(
-                        "sudoku-batch: error: puzzle {}: no draw in {} attempts had {bounds} \
-                         clues; widen --min-clues/--max-clues or raise --attempts",
+                        "sudoku-batch: error: puzzle {}: no draw in {} attempts had {wanted}; \
+                         widen {options} or raise --attempts",
                         i + 1,
                         spec.attempts,
                     );
@@ -152,16 +192,21 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     })
 }
 
-/// Makes the puzzles of `indices` in parallel, in order. Once `stop` is set, indices not yet
-/// started are skipped as [`Made::Stopped`].
-fn make_chunk(
-    pool: &rayon::ThreadPool,
-    indices: std::ops::Range<u64>,
+/// What every puzzle of a run is made to.
+struct Make<'a> {
     seed: u64,
     solved: bool,
-    spec: &Spec,
+    spec: &'a Spec,
+    /// The band of ER (tenths) puzzles must be rated in, if any.
+    band: Option<RangeInclusive<u16>>,
+    rating: GradeOptions,
     stop: Option<Stop>,
-) -> Vec<Made> {
+}
+
+/// Makes the puzzles of `indices` in parallel, in order. Once `stop` is set, indices not yet
+/// started are skipped as [`Made::Stopped`].
+fn make_chunk(pool: &rayon::ThreadPool, indices: std::ops::Range<u64>, make: &Make) -> Vec<Made> {
+    let stopped = || make.stop.is_some_and(Stop::is_set);
     pool.install(|| {
         indices
             .into_par_iter()
@@ -169,17 +214,47 @@ fn make_chunk(
                 // The grid comes from the first solution a search finds, which depends on the
                 // strategy: pin it so a seed gives the same puzzles in every version.
                 // Minimising only counts solutions, so any strategy gives the same result.
-                || (Strategy::Singles.solver(), Strategy::default().solver()),
-                |(filler, counter), i| {
-                    if stop.is_some_and(Stop::is_set) {
+                || {
+                    let grader = make
+                        .band
+                        .is_some()
+                        .then(|| Grader::with_ruleset(make.rating.ruleset));
+                    (
+                        Strategy::Singles.solver(),
+                        Strategy::default().solver(),
+                        grader,
+                    )
+                },
+                |(filler, counter, grader), i| {
+                    if stopped() {
                         return Made::Stopped;
                     }
-                    let mut rng = puzzle_rng(seed, i);
-                    if solved {
+                    let mut rng = puzzle_rng(make.seed, i);
+                    if make.solved {
                         return Made::Line(random_solution(&mut rng, &mut **filler).to_string());
                     }
-                    match puzzle(&mut rng, spec, &mut **filler, &mut **counter) {
+                    let made = match (&make.band, grader) {
+                        (Some(band), Some(grader)) => {
+                            let budget = || Budget {
+                                deadline: make.rating.max_time.map(|t| Instant::now() + t),
+                                stop: make.stop.map(Stop::flag),
+                            };
+                            rated_puzzle(
+                                &mut rng,
+                                make.spec,
+                                band.clone(),
+                                &mut **filler,
+                                &mut **counter,
+                                grader,
+                                &budget,
+                            )
+                            .map(|(p, _)| p)
+                        }
+                        _ => puzzle(&mut rng, make.spec, &mut **filler, &mut **counter),
+                    };
+                    match made {
                         Some(p) => Made::Line(p.to_string()),
+                        None if stopped() => Made::Stopped,
                         None => Made::NoFit,
                     }
                 },

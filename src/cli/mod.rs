@@ -5,6 +5,7 @@ mod args;
 mod bench;
 mod explain;
 mod generate;
+mod grade;
 mod progress;
 mod solve;
 mod validate;
@@ -48,6 +49,7 @@ pub fn run(cli: Cli) -> Exit {
         Command::Explain(args) => explain::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Validate(args) => validate::run(args),
+        Command::Grade(args) => grade::run(args),
     };
     match result {
         Ok(exit) => exit,

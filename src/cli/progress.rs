@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sudoku_batch::pipeline::grade::{Ratings, er_band_label};
 use sudoku_batch::pipeline::solve::Status;
 use sudoku_batch::pipeline::{Progress, Summary};
 use sudoku_batch::validate::{Checker, Problem};
@@ -105,12 +106,43 @@ pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<
         .map(|&s| format!("{} {}", s, thousands(summary.count(s))))
         .collect();
     writeln!(out, "  {}", counts.join(", "))?;
-    if puzzles > 0 {
+    // Guesses say little of a run that rates puzzles: its histogram follows instead.
+    if puzzles > 0 && summary.ratings == Ratings::default() {
         writeln!(
             out,
             "  {:.2} guesses per puzzle, {:.1}% settled without guessing",
             summary.guesses as f64 / puzzles as f64,
             100.0 * summary.no_guess as f64 / puzzles as f64
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes `grade`'s histogram: puzzles per band of ER (bands with none left out), a bar of
+/// up to 40 `#` for each, and the puzzles not rated.
+pub fn write_ratings(out: &mut dyn Write, ratings: &Ratings) -> std::io::Result<()> {
+    let rated = ratings.rated();
+    writeln!(
+        out,
+        "  {} rated on the Sudoku Explainer scale",
+        count(rated, "puzzle", "puzzles")
+    )?;
+    let most = ratings.bands.iter().copied().max().unwrap_or(0).max(1);
+    for (i, &n) in ratings.bands.iter().enumerate().filter(|(_, n)| **n > 0) {
+        let bar = "#".repeat(((n * 40).div_ceil(most)) as usize);
+        writeln!(
+            out,
+            "    ER {:<9} {:>11} {:>5.1}%  {bar}",
+            er_band_label(i),
+            thousands(n),
+            100.0 * n as f64 / rated as f64
+        )?;
+    }
+    if ratings.unrated > 0 {
+        writeln!(
+            out,
+            "  {} not rated (over --max-time-ms, or beyond the techniques known)",
+            count(ratings.unrated, "puzzle", "puzzles")
         )?;
     }
     Ok(())

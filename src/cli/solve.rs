@@ -17,6 +17,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
             limits: args.solver.limits(),
             keep_solutions: args.emit_solutions.is_some(),
             find_redundant: false,
+            grade: None,
         },
         threads: super::threads(args.solver.threads),
         batch_size: args.batch_size,

@@ -31,6 +31,7 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
             },
             keep_solutions: false,
             find_redundant: args.minimal,
+            grade: args.er.any().then(|| args.rating.options()),
         },
         threads: super::threads(args.solver.threads),
         batch_size: args.batch_size,
@@ -42,6 +43,12 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
         )
     };
     let mut checker = Checker::new(args.duplicates, args.min_clues);
+    if args.er.any() {
+        checker = checker.with_er_band(
+            args.er.min_er.unwrap_or(0),
+            args.er.max_er.unwrap_or(u16::MAX),
+        );
+    }
     let all = args.all;
     super::hint_if_reading_a_terminal(&config.source);
     let bar = Bar::new(args.output.progress());

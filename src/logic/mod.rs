@@ -125,6 +125,7 @@ pub enum GradeError {
 
 /// Which version of Sudoku Explainer's ladder to follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Ruleset {
     /// Sukaku Explainer's default set: Sudoku Explainer 1.2.1's techniques plus strong-link
     /// chains (skyscraper, kites and their grouped and longer forms) and the WXYZ- to

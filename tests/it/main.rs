@@ -12,6 +12,7 @@ mod differential;
 mod explain;
 mod fuzz_smoke;
 mod generate;
+mod grade;
 mod hostile;
 mod interrupt;
 mod output;

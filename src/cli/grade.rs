@@ -1,0 +1,57 @@
+//! `sudoku-batch grade`: every puzzle rated on the Sudoku Explainer scale, through the
+//! pipeline of `solve`, with the ER bands in the summary.
+
+use sudoku_batch::pipeline::read::Source;
+use sudoku_batch::pipeline::solve::{SolveOptions, Status};
+use sudoku_batch::pipeline::{self, Config, Output, RunError};
+use sudoku_batch::solver::Limits;
+
+use super::args::GradeArgs;
+use super::progress::{self, Bar};
+use super::{Exit, stop_on_signal, to_stderr};
+
+/// Runs `grade`.
+pub fn run(args: GradeArgs) -> Result<Exit, RunError> {
+    let config = Config {
+        read: args.input.read.options(),
+        solve: SolveOptions {
+            strategy: args.solver.solver,
+            // Only a puzzle proved to have exactly one solution is rated.
+            limits: Limits {
+                solutions: 2,
+                guesses: args.solver.max_guesses,
+                stop: None,
+            },
+            keep_solutions: false,
+            find_redundant: false,
+            grade: Some(args.rating.options()),
+        },
+        threads: super::threads(args.solver.threads),
+        batch_size: args.batch_size,
+        stop: stop_on_signal(),
+        resume: args.resume,
+        ..Config::new(
+            Source::from_arg(args.input.input.as_deref()),
+            Output::from_arg(args.output.output.as_deref()),
+        )
+    };
+    super::hint_if_reading_a_terminal(&config.source);
+    let bar = Bar::new(args.output.progress());
+    let summary = pipeline::run(&config, &mut |p| bar.update(p));
+    bar.finish();
+    let summary = summary?;
+    if args.output.summary() {
+        to_stderr(|out| {
+            progress::write_summary(out, &summary)?;
+            progress::write_ratings(out, &summary.ratings)
+        });
+    }
+    let failed = summary.count(Status::Invalid) + summary.resumed_invalid + summary.ratings.unrated;
+    Ok(if summary.interrupted {
+        Exit::Interrupted
+    } else if failed > 0 {
+        Exit::Failed
+    } else {
+        Exit::Ok
+    })
+}
