@@ -10,6 +10,7 @@ mod util;
 mod bench;
 mod differential;
 mod explain;
+mod formats;
 mod fuzz_smoke;
 mod generate;
 mod hostile;
