@@ -8,14 +8,26 @@ use super::{ReadError, Source};
 
 /// The inputs `args` name, in order: a directory's files in name order, those whose name
 /// matches `glob` when given; no argument is stdin. Fails on a directory that cannot be
-/// listed, and when the arguments name no file at all.
+/// listed, when the arguments name no file at all, and on a `glob` with no directory to
+/// apply to (it would be ignored).
 pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<Source>, ReadError> {
+    let is_dir = |arg: &PathBuf| std::fs::metadata(arg).is_ok_and(|m| m.is_dir());
+    if glob.is_some() && !args.iter().any(is_dir) {
+        let path = args
+            .first()
+            .map_or("<stdin>".into(), |a| a.display().to_string());
+        return Err(ReadError::Usage {
+            path,
+            message: "--glob needs a directory among the inputs: it picks files in directories"
+                .into(),
+        });
+    }
     if args.is_empty() {
         return Ok(vec![Source::Stdin]);
     }
     let mut sources = Vec::new();
     for arg in args {
-        if !std::fs::metadata(arg).is_ok_and(|m| m.is_dir()) {
+        if !is_dir(arg) {
             sources.push(Source::from_arg(Some(arg)));
             continue;
         }
