@@ -1,7 +1,6 @@
-//! Corpora as they are published, and the formats users load results into: a puzzle column
-//! found by its content, a puzzle anywhere in a text line, CSV delimiters, many inputs in one
-//! run (resumable across them), and JSON lines, Parquet and compressed outputs that read back
-//! to exactly the CSV's rows. Every input is made by the test.
+//! Corpora as they are published: a puzzle column found by its content, a puzzle anywhere in a
+//! text line, CSV delimiters, many inputs in one run (resumable across them) and a Parquet data
+//! set. Every input is made by the test.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -311,215 +310,15 @@ fn resume_goes_on_across_inputs() {
     );
 }
 
-/// Runs `solve -qq` on `data/sample.txt` (with a few invalid records added) into `name` in
-/// `dir`, with `args`; returns the output's path.
-fn sample_into(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
-    let mut text = std::fs::read_to_string(sample()).unwrap();
-    text.push_str("12x\n\"quoted\",here\n");
-    let input = write(dir, "in.txt", text);
-    let output = dir.join(name);
-    let out = bin()
-        .args(["solve", "-qq", "-j", "2", "-o"])
-        .arg(&output)
-        .args(args)
-        .arg(&input)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    output
-}
-
-/// The rows of a CSV output as text fields, `time_ns` (column 6) left out.
-fn csv_rows(bytes: &[u8]) -> Vec<Vec<String>> {
-    let mut reader = csv::Reader::from_reader(bytes);
-    reader
-        .records()
-        .map(|r| {
-            let mut r: Vec<String> = r.unwrap().iter().map(String::from).collect();
-            r.remove(6);
-            r
-        })
-        .collect()
-}
-
-/// The rows of a JSON lines output as the CSV's text fields: numbers written out, `null` as
-/// an empty field, `time_ns` left out; every object must have the keys of `solve`'s header in
-/// order.
-fn jsonl_rows(bytes: &[u8]) -> Vec<Vec<String>> {
-    let header: Vec<&str> = crate::util::HEADER.split(',').collect();
-    std::str::from_utf8(bytes)
-        .unwrap()
-        .lines()
-        .map(|line| {
-            let object: serde_json::Map<String, serde_json::Value> =
-                serde_json::from_str(line).unwrap();
-            let mut keys: Vec<&String> = object.keys().collect();
-            // serde_json's map sorts its keys: their order is read from the line itself.
-            keys.sort_by_key(|k| line.find(&format!("\"{k}\":")));
-            assert_eq!(keys, header, "{line}");
-            assert!(
-                object["line"].is_u64() && object["solutions"].is_u64(),
-                "{line}"
-            );
-            header
-                .iter()
-                .filter(|&&k| k != "time_ns")
-                .map(|&k| match &object[k] {
-                    serde_json::Value::Null => String::new(),
-                    serde_json::Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                })
-                .collect()
-        })
-        .collect()
-}
-
-#[test]
-fn json_lines_and_compressed_outputs_hold_the_csv_rows() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = csv_rows(&std::fs::read(sample_into(dir.path(), "r.csv", &[])).unwrap());
-    assert_eq!(csv.len(), 1005);
-    let jsonl = std::fs::read(sample_into(dir.path(), "r.jsonl", &[])).unwrap();
-    assert_eq!(jsonl_rows(&jsonl), csv);
-    let ndjson = sample_into(dir.path(), "r.out", &["--output-format", "jsonl"]);
-    assert_eq!(jsonl_rows(&std::fs::read(ndjson).unwrap()), csv);
-    let gunzip = |path: PathBuf| {
-        let mut text = Vec::new();
-        let file = std::fs::File::open(path).unwrap();
-        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(file), &mut text).unwrap();
-        text
-    };
-    let gz = gunzip(sample_into(dir.path(), "r.csv.gz", &[]));
-    assert_eq!(csv_rows(&gz), csv);
-    let gz = gunzip(sample_into(dir.path(), "r.jsonl.gz", &[]));
-    assert_eq!(jsonl_rows(&gz), csv);
-    let zst = std::fs::read(sample_into(dir.path(), "r.csv.zst", &[])).unwrap();
-    assert_eq!(csv_rows(&zstd::decode_all(&zst[..]).unwrap()), csv);
-    // The solutions follow the results' format unless their name says another.
-    let out = dir.path().join("r.jsonl");
-    let input = dir.path().join("in.txt");
-    for (solutions, first) in [("s.out", "{\"line\":"), ("s.csv", "line,index,solution\n")] {
-        let s = dir.path().join(solutions);
-        let run = bin()
-            .args(["solve", "-qq", "-o"])
-            .arg(&out)
-            .arg("--emit-solutions")
-            .arg(&s)
-            .arg(&input)
-            .output()
-            .unwrap();
-        assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
-        let text = std::fs::read_to_string(&s).unwrap();
-        assert!(text.starts_with(first), "{solutions}: {text:.100}");
-    }
-}
-
-#[test]
-fn only_a_plain_csv_output_is_resumed() {
-    let dir = tempfile::tempdir().unwrap();
-    for name in ["r.jsonl", "r.csv.gz", "r.parquet"] {
-        let path = write(dir.path(), name, "earlier rows\n");
-        let out = bin()
-            .args(["solve", "-q", "--resume", "-o"])
-            .arg(&path)
-            .arg(sample())
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{name}");
-        assert!(
-            stderr(&out).contains("only a plain CSV output can be resumed"),
-            "{name}"
-        );
-        assert_eq!(std::fs::read(&path).unwrap(), b"earlier rows\n", "{name}");
-    }
-}
-
 #[cfg(feature = "parquet")]
 mod parquet_files {
     use std::sync::Arc;
 
-    use arrow_array::cast::AsArray;
-    use arrow_array::types::{Int32Type, UInt64Type};
-    use arrow_array::{Array, RecordBatch, StringArray, UInt64Array};
+    use arrow_array::{RecordBatch, StringArray, UInt64Array};
     use arrow_schema::DataType;
     use parquet::arrow::ArrowWriter;
-    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
     use super::*;
-
-    /// Every row of a Parquet file as text fields (numbers written out, null as an empty
-    /// field), the column `skip` left out, after checking the columns' names and types.
-    fn parquet_rows(path: &Path, skip: &str) -> Vec<Vec<String>> {
-        let file = std::fs::File::open(path).unwrap();
-        let reader = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
-        let schema = reader.schema().clone();
-        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
-        assert_eq!(names.join(","), crate::util::HEADER);
-        let types: Vec<&DataType> = schema.fields().iter().map(|f| f.data_type()).collect();
-        assert_eq!(types[0], &DataType::UInt64);
-        assert_eq!(types[1], &DataType::Utf8);
-        assert!(
-            matches!(types[2], DataType::Dictionary(..)),
-            "{:?}",
-            types[2]
-        );
-        let mut rows = Vec::new();
-        for batch in reader.build().unwrap() {
-            let batch = batch.unwrap();
-            for row in 0..batch.num_rows() {
-                let fields = (0..batch.num_columns())
-                    .filter(|&c| schema.field(c).name() != skip)
-                    .map(|c| cell(batch.column(c).as_ref(), row))
-                    .collect();
-                rows.push(fields);
-            }
-        }
-        rows
-    }
-
-    fn cell(array: &dyn Array, row: usize) -> String {
-        if array.is_null(row) {
-            return String::new();
-        }
-        match array.data_type() {
-            DataType::UInt64 => array.as_primitive::<UInt64Type>().value(row).to_string(),
-            DataType::Utf8 => array.as_string::<i32>().value(row).to_string(),
-            DataType::Dictionary(..) => {
-                let dict = array.as_dictionary::<Int32Type>();
-                let key = dict.keys().value(row) as usize;
-                dict.values().as_string::<i32>().value(key).to_string()
-            }
-            other => panic!("unexpected column type {other:?}"),
-        }
-    }
-
-    #[test]
-    fn a_parquet_output_holds_the_csv_rows_in_typed_columns() {
-        let dir = tempfile::tempdir().unwrap();
-        let csv = csv_rows(&std::fs::read(sample_into(dir.path(), "r.csv", &[])).unwrap());
-        let parquet = sample_into(dir.path(), "r.parquet", &[]);
-        assert_eq!(parquet_rows(&parquet, "time_ns"), csv);
-        let told = sample_into(dir.path(), "r.bin", &["--output-format", "parquet"]);
-        assert_eq!(parquet_rows(&told, "time_ns"), csv);
-        // Compressing a Parquet file as a whole is refused before anything is written.
-        let out = solve(&["-o", "r.parquet.gz"], &sample());
-        assert_eq!(out.status.code(), Some(2));
-        assert!(stderr(&out).contains("Parquet compresses its own pages"));
-    }
-
-    #[test]
-    fn an_interrupted_or_empty_run_still_leaves_a_readable_parquet_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let empty = write(dir.path(), "empty.txt", "");
-        let out = dir.path().join("e.parquet");
-        let run = bin()
-            .args(["solve", "-qq", "-o"])
-            .arg(&out)
-            .arg(&empty)
-            .output();
-        assert_eq!(run.unwrap().status.code(), Some(0));
-        assert!(parquet_rows(&out, "time_ns").is_empty());
-    }
 
     /// A Parquet file as a data set would be published: an id, the puzzle under a name we
     /// do not list, its solution.
