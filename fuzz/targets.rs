@@ -99,7 +99,7 @@ pub fn csv_records(data: &[u8]) {
                 format: Format::Csv,
                 column,
                 header,
-                expect_column: None,
+                ..ReadOptions::default()
             },
         );
     }

@@ -10,19 +10,23 @@ use crate::grid::Grid;
 use crate::pipeline::grade::tenths;
 use crate::pipeline::read::{Expected, RecordInput};
 use crate::pipeline::solve::{Row, Status};
+use crate::pipeline::write::{self, Field, Kind};
 
 /// The report's columns: those of `solve`, then `problem`.
-pub const COLUMNS: [&str; 9] = [
-    "line",
-    "puzzle",
-    "status",
-    "solutions",
-    "solution",
-    "guesses",
-    "time_ns",
-    "error",
-    "problem",
-];
+pub const COLUMNS: [Field; 9] = {
+    let s = write::COLUMNS;
+    [
+        s[0],
+        s[1],
+        s[2],
+        s[3],
+        s[4],
+        s[5],
+        s[6],
+        s[7],
+        Field::new("problem", Kind::Text),
+    ]
+};
 
 /// The kinds of problem a record can have, in the order they are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,6 +258,7 @@ mod tests {
             ..SolveOptions::default()
         };
         let record = Record {
+            file: 0,
             line,
             input: match text.parse() {
                 Ok(g) => RecordInput::Puzzle(g),
@@ -274,7 +279,7 @@ mod tests {
     #[test]
     fn columns_are_those_of_solve_then_problem() {
         assert_eq!(COLUMNS[..8], crate::pipeline::write::COLUMNS);
-        assert_eq!(COLUMNS[8], "problem");
+        assert_eq!(COLUMNS[8].name, "problem");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use sudoku_batch::logic::Ruleset;
 use sudoku_batch::pipeline::DEFAULT_BATCH;
 use sudoku_batch::pipeline::grade::GradeOptions;
 use sudoku_batch::pipeline::read::{Column, Format, Header, ReadOptions};
+use sudoku_batch::pipeline::write::OutputFormat;
 use sudoku_batch::solver::{Limits, Strategy};
 
 /// The solutions counted when `--limit` is not given: two, which proves a puzzle unique.
@@ -66,9 +67,10 @@ pub struct Cli {
 pub enum Command {
     /// Solve every puzzle of a corpus and write one CSV row per record.
     ///
-    /// Columns: line,puzzle,status,solutions,solution,guesses,time_ns,error. Status is unique,
-    /// multiple, solved (limit 1), unsolvable, aborted (guess budget spent) or invalid (not a
-    /// puzzle; error says why). Rows come in input order whatever the thread count.
+    /// Columns: line,puzzle,status,solutions,solution,guesses,time_ns,error (after `file` with
+    /// several inputs). Status is unique, multiple, solved (limit 1), unsolvable, aborted (guess
+    /// budget spent) or invalid (not a puzzle; error says why). Rows come in input order
+    /// whatever the thread count, as CSV, JSON lines or Parquet (--output-format).
     #[command(after_help = EXIT_CODES)]
     Solve(SolveArgs),
     /// Measure solver throughput on puzzle files: puzzles/s (median of --runs, with min and
@@ -96,7 +98,7 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Prove a corpus sound: every record a puzzle with exactly one solution.
     ///
-    /// Writes a CSV report with the columns of `solve` plus a last column, `problem`, listing
+    /// Writes a report with the columns of `solve` plus a last column, `problem`, listing
     /// only the records that fail (all of them with --all). Problems: invalid (not a puzzle),
     /// unsolvable, multiple, `aborted after N guesses`, and those the options add; several on
     /// one record are joined with `; `. Exits 0 when every record passes, 1 when any fails.
@@ -125,8 +127,15 @@ pub enum Command {
 /// Where puzzles come from and how to read them.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Input file (text, CSV or grid blocks; `.gz` is decompressed). `-` or nothing reads stdin.
-    pub input: Option<PathBuf>,
+    /// Input files (text, CSV, grid blocks or Parquet; gzip, xz and zstd are decompressed),
+    /// read in turn in one run; a directory stands for its files in name order. With more than
+    /// one input, every output row starts with a `file` column. `-` or nothing reads stdin.
+    pub inputs: Vec<PathBuf>,
+
+    /// Only the files of the directories given whose name matches PATTERN (`*`, `?`,
+    /// `[a-z]`), such as `*.csv`.
+    #[arg(long, value_name = "PATTERN")]
+    pub glob: Option<String>,
 
     #[command(flatten)]
     pub read: ReadArgs,
@@ -135,15 +144,17 @@ pub struct InputArgs {
 /// How to read an input: format, CSV column and header (`solve`, `validate` and `bench`).
 #[derive(Debug, Args)]
 pub struct ReadArgs {
-    /// Input format. `auto`: CSV if the name ends in .csv (or .csv.gz), text otherwise.
-    /// `text`: one puzzle per line, 81 cells (1-9, and `.` `0` `_` for blanks), optionally
-    /// followed by a space, tab, `,` or `;` and a comment; `#` lines and empty lines are skipped.
-    /// `grid`: blocks of 9 rows of 9 cells.
+    /// Input format. `auto`: by the name, CSV for .csv, tab-separated CSV for .tsv, Parquet
+    /// for .parquet, text otherwise. `text`: one puzzle per line, 81 cells (1-9, and `.` `0`
+    /// `_` for blanks), optionally followed by a space, tab, `,` or `;` and a comment, or one
+    /// field of 81 cells anywhere in the line; `#` lines and empty lines are skipped. `grid`:
+    /// blocks of 9 rows of 9 cells.
     #[arg(long, value_enum, default_value_t = Format::Auto)]
     pub format: Format,
 
-    /// CSV column holding the puzzle, by name or 0-based index. Default: the first column named
-    /// puzzle, puzzles, quizzes, quiz, sudoku, grid or board (any case), else column 0.
+    /// CSV or Parquet column holding the puzzle, by name or 0-based index. Default: the first
+    /// column named puzzle, puzzles, quizzes, quiz, sudoku, grid or board (any case), else the
+    /// first whose values in the first rows are puzzles, else column 0.
     #[arg(long, value_name = "NAME|INDEX")]
     pub column: Option<Column>,
 
@@ -151,6 +162,30 @@ pub struct ReadArgs {
     /// row is a puzzle.
     #[arg(long, value_enum, default_value_t = Header::Auto)]
     pub header: Header,
+
+    /// CSV field delimiter: one character such as `;` or `|`, or `tab`, `\t`, `space`.
+    /// Default: a tab for .tsv files, else the one of `,` tab `;` `|` space that the first
+    /// line holds most of.
+    #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
+
+    /// Text input: take the puzzle from field N (0-based) of every line, fields being
+    /// separated by spaces, tabs, `,`, `;` or `|`. Default: the start of the line, or the one
+    /// field of 81 cells in it.
+    #[arg(long, value_name = "N")]
+    pub field: Option<usize>,
+}
+
+/// A `--delimiter` value: one ASCII character other than a quote or a line break, or a name.
+fn parse_delimiter(s: &str) -> Result<u8, String> {
+    match s {
+        "tab" | "\\t" | "\t" => Ok(b'\t'),
+        "space" => Ok(b' '),
+        _ => match s.as_bytes() {
+            [b] if b.is_ascii() && !matches!(b, b'"' | b'\n' | b'\r') => Ok(*b),
+            _ => Err("a delimiter is one character, such as ; or |, or tab or space".into()),
+        },
+    }
 }
 
 impl ReadArgs {
@@ -161,6 +196,8 @@ impl ReadArgs {
             column: self.column.clone().unwrap_or(Column::Auto),
             header: self.header,
             expect_column: None,
+            delimiter: self.delimiter,
+            field: self.field,
         }
     }
 }
@@ -238,7 +275,13 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub output: OutputArgs,
 
-    /// Also write every solution found (up to --limit) to FILE as `line,index,solution` rows.
+    /// Results format. Default: by the name of OUTPUT (.csv, .jsonl or .ndjson, .parquet; CSV
+    /// otherwise and on stdout). A name ending in .gz or .zst is compressed (not Parquet).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
+
+    /// Also write every solution found (up to --limit) to FILE as `line,index,solution` rows,
+    /// in the format its name says, else in the results' format (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub emit_solutions: Option<PathBuf>,
 
@@ -340,15 +383,20 @@ pub struct ValidateArgs {
     #[command(flatten)]
     pub output: OutputArgs,
 
+    /// Report format, as `solve`'s --output-format: by the name of REPORT by default.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
+
     /// Write every record to the report, those that pass with an empty `problem`.
     #[arg(long)]
     pub all: bool,
 
-    /// CSV column holding each puzzle's stated solution, by name or 0-based index: it must be
-    /// the puzzle's unique solution. A record fails with `stated solution differs at rXcY
-    /// (stated A, solution B)` naming the first differing cell, `stated solution malformed:
-    /// WHY` or `stated solution missing`. CSV input only.
-    #[arg(long, value_name = "NAME|INDEX")]
+    /// CSV or Parquet column holding each puzzle's stated solution, by name or 0-based index
+    /// (given alone: the column named solution or solutions, else the first other column of
+    /// solved grids): it must be the puzzle's unique solution. A record fails with `stated
+    /// solution differs at rXcY (stated A, solution B)` naming the first differing cell,
+    /// `stated solution malformed: WHY` or `stated solution missing`.
+    #[arg(long, value_name = "NAME|INDEX", num_args = 0..=1, default_missing_value = "")]
     pub expect_column: Option<Column>,
 
     /// Every clue must be needed: a puzzle that keeps exactly one solution when some clue is
@@ -450,6 +498,10 @@ pub struct GradeArgs {
 
     #[command(flatten)]
     pub output: OutputArgs,
+
+    /// Results format, as `solve`'s --output-format: by the name of OUTPUT by default.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
 
     /// Resume an interrupted run: keep the complete rows already in OUTPUT (needs -o), skip as
     /// many input records (checking each), and append the rest.

@@ -21,7 +21,7 @@ pub fn run(args: BenchArgs) -> Result<Exit, RunError> {
     };
     // Each corpus is read whole before it is timed: at a terminal that waits for Ctrl-D.
     for path in &paths {
-        super::hint_if_reading_a_terminal(&Source::from_arg(Some(path)));
+        super::hint_if_reading_a_terminal(&[Source::from_arg(Some(path))]);
     }
     let config = BenchConfig {
         paths,

@@ -1,7 +1,7 @@
 //! `sudoku-batch grade`: every puzzle rated on the Sudoku Explainer scale, through the
 //! pipeline of `solve`, with the ER bands in the summary.
 
-use sudoku_batch::pipeline::read::Source;
+use sudoku_batch::pipeline::read::{Source, inputs};
 use sudoku_batch::pipeline::solve::{SolveOptions, Status};
 use sudoku_batch::pipeline::{self, Config, Output, RunError};
 use sudoku_batch::solver::Limits;
@@ -30,12 +30,14 @@ pub fn run(args: GradeArgs) -> Result<Exit, RunError> {
         batch_size: args.batch_size,
         stop: stop_on_signal(),
         resume: args.resume,
+        inputs: inputs::expand(&args.input.inputs, args.input.glob.as_deref())?,
+        output_format: args.output_format,
         ..Config::new(
-            Source::from_arg(args.input.input.as_deref()),
+            Source::Stdin,
             Output::from_arg(args.output.output.as_deref()),
         )
     };
-    super::hint_if_reading_a_terminal(&config.source);
+    super::hint_if_reading_a_terminal(&config.inputs);
     let bar = Bar::new(args.output.progress());
     let summary = pipeline::run(&config, &mut |p| bar.update(p));
     bar.finish();

@@ -127,9 +127,9 @@ fn to_stderr(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>)
 /// Tells someone at a terminal that a command with no INPUT is waiting for puzzles typed on
 /// standard input, which would otherwise look like a hang. Only when both stdin and stderr are
 /// terminals: piped input, and logs, see nothing.
-fn hint_if_reading_a_terminal(source: &sudoku_batch::pipeline::read::Source) {
+fn hint_if_reading_a_terminal(inputs: &[sudoku_batch::pipeline::read::Source]) {
     use std::io::IsTerminal;
-    if matches!(source, sudoku_batch::pipeline::read::Source::Stdin)
+    if inputs.contains(&sudoku_batch::pipeline::read::Source::Stdin)
         && std::io::stdin().is_terminal()
         && std::io::stderr().is_terminal()
     {

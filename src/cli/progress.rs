@@ -93,6 +93,16 @@ pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<
             ""
         }
     )?;
+    if summary.inputs > 1 {
+        writeln!(
+            out,
+            "  from {}",
+            count(summary.inputs as u64, "input", "inputs")
+        )?;
+    }
+    for column in &summary.columns {
+        writeln!(out, "  {column}")?;
+    }
     if summary.resumed > 0 {
         writeln!(
             out,

@@ -1,6 +1,6 @@
-//! `sudoku-batch solve`: the streaming pipeline with CSV results.
+//! `sudoku-batch solve`: the streaming pipeline with its results rows.
 
-use sudoku_batch::pipeline::read::Source;
+use sudoku_batch::pipeline::read::{Source, inputs};
 use sudoku_batch::pipeline::solve::{SolveOptions, Status};
 use sudoku_batch::pipeline::{self, Config, Output, RunError};
 
@@ -24,12 +24,14 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
         emit_solutions: args.emit_solutions.clone(),
         stop: stop_on_signal(),
         resume: args.resume,
+        inputs: inputs::expand(&args.input.inputs, args.input.glob.as_deref())?,
+        output_format: args.output_format,
         ..Config::new(
-            Source::from_arg(args.input.input.as_deref()),
+            Source::Stdin,
             Output::from_arg(args.output.output.as_deref()),
         )
     };
-    super::hint_if_reading_a_terminal(&config.source);
+    super::hint_if_reading_a_terminal(&config.inputs);
     let bar = Bar::new(args.output.progress());
     let summary = pipeline::run(&config, &mut |p| bar.update(p));
     bar.finish();

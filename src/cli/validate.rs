@@ -4,7 +4,7 @@
 //! record's problems. This module writes only the rows that fail (or all with `--all`) with the
 //! extra `problem` column, and gives the summary and the exit code.
 
-use sudoku_batch::pipeline::read::{ReadOptions, Source};
+use sudoku_batch::pipeline::read::{ReadOptions, Source, inputs};
 use sudoku_batch::pipeline::solve::SolveOptions;
 use sudoku_batch::pipeline::write::{Value, row_values};
 use sudoku_batch::pipeline::{self, Config, Output, RunError};
@@ -37,8 +37,10 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
         batch_size: args.batch_size,
         // Ctrl-C stops at a batch boundary, like `solve`: the report stays a valid CSV.
         stop: super::stop_on_signal(),
+        inputs: inputs::expand(&args.input.inputs, args.input.glob.as_deref())?,
+        output_format: args.output_format,
         ..Config::new(
-            Source::from_arg(args.input.input.as_deref()),
+            Source::Stdin,
             Output::from_arg(args.output.output.as_deref()),
         )
     };
@@ -50,7 +52,7 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
         );
     }
     let all = args.all;
-    super::hint_if_reading_a_terminal(&config.source);
+    super::hint_if_reading_a_terminal(&config.inputs);
     let bar = Bar::new(args.output.progress());
     let mut error = String::new();
     let summary = pipeline::run_with(&config, &COLUMNS, &mut |p| bar.update(p), |w, row| {

@@ -15,7 +15,7 @@ pub(crate) mod solutions;
 pub mod solve;
 pub mod write;
 
-use std::io::{self, Write};
+use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,7 +34,8 @@ use resume::ResumePoint;
 use solutions::Emitter;
 use solve::{Row, SolveOptions, SolveWork, Status};
 use write::{
-    COLUMNS, CsvWriter, GRADE_COLUMNS, GradeText, SOLUTION_COLUMNS, grade_values, row_values,
+    COLUMNS, Encoding, FILE_COLUMN, Field, GRADE_COLUMNS, GradeText, OutputFormat,
+    SOLUTION_COLUMNS, TableWriter, Value, grade_values, row_values, write_after,
 };
 
 /// Records per batch unless told otherwise: large enough that handing a batch between threads
@@ -44,12 +45,14 @@ pub const DEFAULT_BATCH: usize = 1024;
 /// Everything a run needs.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The input.
-    pub source: Source,
-    /// How to read it.
+    /// The inputs, read one after the other ([`read::inputs::expand`] lists a directory's).
+    pub inputs: Vec<Source>,
+    /// How to read them.
     pub read: ReadOptions,
     /// Where results go.
     pub output: Output,
+    /// The format of the results; `None`: told by the output's name (CSV on stdout).
+    pub output_format: Option<OutputFormat>,
     /// How to solve.
     pub solve: SolveOptions,
     /// Worker threads for solving; 0 means one per CPU the process may use.
@@ -57,7 +60,8 @@ pub struct Config {
     /// Records per batch, at most: the first batches are smaller, so that solving starts
     /// before a whole batch is read.
     pub batch_size: usize,
-    /// Also write every solution found to this file as `line,index,solution`.
+    /// Also write every solution found to this file as `line,index,solution` (`-`: stdout),
+    /// in the format its name says, else in the results' format.
     pub emit_solutions: Option<PathBuf>,
     /// Set to stop the run (Ctrl-C): the puzzles being solved stop within milliseconds and
     /// are not written; every row before them is written and flushed, so the output is a
@@ -73,9 +77,10 @@ impl Config {
     /// A configuration with the defaults for everything but input and output.
     pub fn new(source: Source, output: Output) -> Config {
         Config {
-            source,
+            inputs: vec![source],
             read: ReadOptions::default(),
             output,
+            output_format: None,
             solve: SolveOptions::default(),
             threads: 0,
             batch_size: DEFAULT_BATCH,
@@ -118,6 +123,11 @@ pub struct Summary {
     pub resumed: u64,
     /// Of those, rows whose status is `invalid`.
     pub resumed_invalid: u64,
+    /// The inputs read (or to be read).
+    pub inputs: usize,
+    /// Which column held the puzzles in the inputs with columns (CSV, Parquet), and how it
+    /// was chosen, in words: each distinct one once.
+    pub columns: Vec<String>,
     /// Puzzles rated, per band of ER, when rating ([`SolveOptions::grade`]).
     pub ratings: grade::Ratings,
 }
@@ -170,6 +180,14 @@ pub enum RunError {
         /// What is wrong.
         message: String,
     },
+    /// An option does not fit the output (a format it cannot be written in).
+    #[error("{path}: {message}")]
+    Usage {
+        /// The output's name.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
     /// Another process holds the lock on an output: another run is writing it.
     #[error("{path}: another run is writing this file{}; wait for it to end or choose another file", .holder.map(|p| format!(" (process {p})")).unwrap_or_default())]
     Locked {
@@ -196,8 +214,29 @@ impl RunError {
     }
 }
 
-/// A results writer, as [`run_with`]'s `write` gets it.
-pub type ResultsWriter = CsvWriter<Box<dyn Write + Send>>;
+/// A results writer, as [`run_with`]'s `write` gets it: rows of values in the run's output
+/// format, each after the `file` column when the run has several inputs.
+pub struct ResultsWriter {
+    inner: Box<dyn TableWriter>,
+    /// With several inputs, their names.
+    names: Option<Arc<[String]>>,
+    /// The input of the row being written.
+    file: u32,
+}
+
+impl std::fmt::Debug for ResultsWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResultsWriter").finish_non_exhaustive()
+    }
+}
+
+impl ResultsWriter {
+    /// Writes one row: the values of the columns the run was given, in order.
+    pub fn write_row(&mut self, values: &[Value]) -> io::Result<()> {
+        let file = self.names.as_ref().map(|n| n[self.file as usize].as_str());
+        write_after(&mut *self.inner, file.map(Value::Text), values)
+    }
+}
 
 /// Runs the whole pipeline: reads every record, solves it, writes its row. `progress` is
 /// called after every batch written. While the output file is unfinished, the options that
@@ -218,11 +257,12 @@ pub fn run(config: &Config, progress: &mut dyn FnMut(&Progress)) -> Result<Summa
 }
 
 /// Runs the pipeline with a custom row writer (used by `validate`, which filters rows and adds
-/// a column). `write` is called once per row, in input order, and may write nothing. Such a
-/// run cannot be resumed.
+/// a column). `columns` are the columns of the rows `write` writes (a `file` column goes before
+/// them when the run has several inputs). `write` is called once per row, in input order, and
+/// may write nothing. Such a run cannot be resumed.
 pub fn run_with<F>(
     config: &Config,
-    header: &[&str],
+    columns: &[Field],
     progress: &mut dyn FnMut(&Progress),
     write: F,
 ) -> Result<Summary, RunError>
@@ -235,13 +275,63 @@ where
             message: "this command cannot resume".into(),
         });
     }
-    run_rows(config, header, None, progress, write)
+    run_rows(config, columns, None, progress, write)
+}
+
+/// The encodings of a run's results and `--emit-solutions` file; refused when resuming one
+/// that cannot be appended to.
+fn encodings(config: &Config) -> Result<(Encoding, Option<Encoding>), RunError> {
+    let usage = |output: &Output| {
+        let path = output.display_name();
+        move |message: String| RunError::Usage { path, message }
+    };
+    let path = |output: &Output| match output {
+        Output::Path(p) => Some(p.clone()),
+        Output::Stdout => None,
+    };
+    let results = Encoding::of(path(&config.output).as_deref(), config.output_format)
+        .map_err(usage(&config.output))?;
+    let solutions_output = config
+        .emit_solutions
+        .as_deref()
+        .map(output::solutions_output);
+    let solutions = match &solutions_output {
+        Some(out) => {
+            Some(Encoding::for_solutions(path(out).as_deref(), results).map_err(usage(out))?)
+        }
+        None => None,
+    };
+    if config.resume {
+        let outputs = [
+            (Some(results), &config.output),
+            (solutions, &Output::Stdout),
+        ];
+        for (encoding, output) in outputs {
+            if let Some(encoding) = encoding
+                && !encoding.appendable()
+            {
+                let output = match output {
+                    Output::Stdout => solutions_output.clone().unwrap_or(Output::Stdout),
+                    o => o.clone(),
+                };
+                return Err(RunError::Resume {
+                    path: output.display_name(),
+                    message: format!(
+                        "only a plain CSV output can be resumed, and this one is {}; run \
+                         again without --resume",
+                        encoding.describe()
+                    ),
+                });
+            }
+        }
+    }
+    Ok((results, solutions))
 }
 
 /// [`run`] and [`run_with`]: `options`, when given, are recorded beside an output file.
 fn run_rows<F>(
     config: &Config,
-    header: &[&str],
+    columns: &[Field],
     options: Option<resume::RunOptions>,
     progress: &mut dyn FnMut(&Progress),
     write: F,
@@ -260,6 +350,14 @@ where
         }
         _ => None,
     };
+    let encodings = encodings(config)?;
+    // With several inputs, every output says which input each row comes from.
+    let many = config.inputs.len() > 1;
+    let columns: Vec<Field> = many
+        .then_some(FILE_COLUMN)
+        .into_iter()
+        .chain(columns.iter().copied())
+        .collect();
     // Opening a FIFO waits for its other end; reading the start of the input (its first
     // bytes, a CSV header) and resuming (as many records as the output holds) wait on an idle
     // stdin or FIFO. Each may wait forever, so they run on their own thread while a stop is
@@ -277,15 +375,14 @@ where
     };
     let mut outputs = outputs?;
     let opening = {
-        let (source, read) = (config.source.clone(), config.read.clone());
+        let (inputs, read) = (config.inputs.clone(), config.read.clone());
         let solutions = config.emit_solutions.clone();
-        let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+        let header: Vec<&'static str> = write::names(&columns);
         let options = options.clone();
         move || -> Result<(Reader, Option<ResumePoint>), RunError> {
-            let mut reader = Reader::open(&source, &read)?;
+            let mut reader = Reader::open_all(&inputs, &read)?;
             let resumed = match &resume_path {
                 Some(path) => {
-                    let header: Vec<&str> = header.iter().map(String::as_str).collect();
                     let files = resume::Files {
                         results: path,
                         header: &header,
@@ -300,11 +397,15 @@ where
     };
     let Some(opened) = until_stopped(config.stop, opening)? else {
         if !config.resume {
-            // Still leave a valid (empty) CSV behind.
+            // Still leave a valid (empty) table behind.
             let results = &mut outputs.results;
-            CsvWriter::new(results.start(0)?, header)
-                .and_then(|mut w| w.flush())
-                .map_err(write_err(&results.name))?;
+            let name = results.name.clone();
+            let out = results.start(0)?;
+            encodings
+                .0
+                .writer(out, &columns, false)
+                .and_then(|mut w| w.finish())
+                .map_err(write_err(&name))?;
         }
         return Ok(Summary {
             interrupted: true,
@@ -316,26 +417,46 @@ where
     // The options go beside the output before it is emptied, so that an output with rows
     // always has them.
     let sidecar = match (&options, &config.output) {
-        (Some(options), Output::Path(path)) => Some(options.record(path).map_err(write_err(
-            &resume::RunOptions::path(path).display().to_string(),
-        ))?),
+        (Some(options), Output::Path(path)) if encodings.0.appendable() => {
+            Some(options.record(path).map_err(write_err(
+                &resume::RunOptions::path(path).display().to_string(),
+            ))?)
+        }
         _ => None,
     };
-    let mut sink = Sink::open(outputs, header, resumed, &reader, started, progress, write)?;
+    let names = many.then(|| reader.names());
+    let columns_used = reader.columns();
+    let tables = Tables {
+        columns: &columns,
+        encodings,
+        names,
+    };
+    let mut sink = Sink::open(outputs, tables, resumed, &reader, started, progress, write)?;
     let mut options = config.solve;
     options.limits.stop = config.stop;
     let work = SolveWork {
         options,
         emitter: sink.solutions.as_ref().map(|(_, e)| e.clone()),
     };
-    let interrupted = schedule::run(
+    let scheduled = schedule::run(
         reader,
         work,
         config.threads,
         config.batch_size,
         config.stop,
         |rows| sink.batch(&rows),
-    )?;
+    );
+    // The rows written are ended as a whole (a compressed stream's or Parquet's trailer)
+    // unless writing failed: after a read error too, which comes after every row before it.
+    let interrupted = match scheduled {
+        Err(e @ RunError::Write { .. }) => return Err(e),
+        Err(e) => {
+            sink.finish()?;
+            return Err(e);
+        }
+        Ok(interrupted) => interrupted,
+    };
+    sink.finish()?;
     // A puzzle stopped mid-search after the whole input was read.
     let interrupted = interrupted || sink.stopped;
     // A finished output needs no record of its options.
@@ -344,11 +465,25 @@ where
     }
     let mut summary = sink.summary;
     summary.interrupted = interrupted;
+    summary.inputs = config.inputs.len();
+    summary.columns = columns_used
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
     if let Some(point) = resumed {
         (summary.resumed, summary.resumed_invalid) = (point.rows, point.invalid);
     }
     summary.wall = started.elapsed();
     Ok(summary)
+}
+
+/// What a run's outputs hold: their columns, encodings, and the inputs' names when each row
+/// starts with one.
+struct Tables<'c> {
+    columns: &'c [Field],
+    /// The results' and the solutions file's.
+    encodings: (Encoding, Option<Encoding>),
+    names: Option<Arc<[String]>>,
 }
 
 /// Where a run's rows go, in input order: the results, the `--emit-solutions` file, the
@@ -371,38 +506,47 @@ struct Sink<'a, F> {
 
 impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
     /// Starts the outputs: emptied, or, when resuming, cut after the rows kept and appended
-    /// to. The header goes out at once, so that the output is a valid CSV from the start.
+    /// to. A CSV header goes out at once, so that the output is a valid CSV from the start.
     fn open(
         outputs: Outputs,
-        header: &[&str],
+        tables: Tables,
         resumed: Option<ResumePoint>,
         reader: &Reader,
         started: Instant,
         progress: &'a mut dyn FnMut(&Progress),
         write: F,
     ) -> Result<Self, RunError> {
-        let start = |mut out: Opened, header: &[&str], keep: u64| -> Result<_, RunError> {
+        let start = |mut out: Opened, encoding: Encoding, columns: &[Field], keep: u64| {
             let file = out.start(keep)?;
-            let writer = if keep > 0 {
-                CsvWriter::appending(file)
-            } else {
-                let mut w = CsvWriter::new(file, header).map_err(write_err(&out.name))?;
-                w.flush().map_err(write_err(&out.name))?;
-                w
-            };
-            Ok((out.name.clone(), writer))
+            let writer = encoding
+                .writer(file, columns, keep > 0)
+                .map_err(write_err(&out.name))?;
+            Ok::<_, RunError>((out.name.clone(), writer))
         };
         let keep = |f: fn(&ResumePoint) -> u64| resumed.as_ref().map_or(0, f);
-        let (results_name, results) = start(outputs.results, header, keep(|p| p.keep_bytes))?;
-        let solutions = match outputs.solutions {
-            Some(out) => {
-                let (name, w) = start(out, &SOLUTION_COLUMNS, keep(|p| p.solutions_bytes))?;
-                Some((name, Arc::new(Emitter::new(w))))
+        let (results_name, results) = start(
+            outputs.results,
+            tables.encodings.0,
+            tables.columns,
+            keep(|p| p.keep_bytes),
+        )?;
+        let solutions = match (outputs.solutions, tables.encodings.1) {
+            (Some(out), Some(encoding)) => {
+                let columns: Vec<Field> = (tables.names.is_some().then_some(FILE_COLUMN))
+                    .into_iter()
+                    .chain(SOLUTION_COLUMNS)
+                    .collect();
+                let (name, w) = start(out, encoding, &columns, keep(|p| p.solutions_bytes))?;
+                Some((name, Arc::new(Emitter::new(w, tables.names.clone()))))
             }
-            None => None,
+            _ => None,
         };
         Ok(Sink {
-            results,
+            results: ResultsWriter {
+                inner: results,
+                names: tables.names,
+                file: 0,
+            },
             results_name,
             solutions,
             seq: 0,
@@ -426,6 +570,7 @@ impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
             if let Some((name, emitter)) = &self.solutions {
                 emitter.write_row(self.seq, row).map_err(write_err(name))?;
             }
+            self.results.file = row.record.file;
             (self.write)(&mut self.results, row).map_err(write_err(&self.results_name))?;
             self.summary.add(row);
             self.seq += 1;
@@ -434,10 +579,11 @@ impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
         // the results' buffer filled and went out on its own mid-batch (which `--resume`
         // checks for).
         if let Some((name, emitter)) = &self.solutions {
-            emitter.flush().map_err(write_err(name))?;
+            emitter.end_batch().map_err(write_err(name))?;
         }
         self.results
-            .flush()
+            .inner
+            .end_batch()
             .map_err(write_err(&self.results_name))?;
         (self.progress)(&Progress {
             records: self.summary.records,
@@ -446,6 +592,18 @@ impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
             elapsed: self.started.elapsed(),
         });
         Ok(())
+    }
+
+    /// Ends the outputs: what they hold goes out, with the trailers of compressed streams
+    /// and Parquet files.
+    fn finish(&mut self) -> Result<(), RunError> {
+        if let Some((name, emitter)) = &self.solutions {
+            emitter.finish().map_err(write_err(name))?;
+        }
+        self.results
+            .inner
+            .finish()
+            .map_err(write_err(&self.results_name))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Where a run's rows go, and the checks that keep a run from destroying data.
 //!
-//! Before anything is created or emptied, `Outputs::open` makes sure that no output is the
-//! input and that the two outputs are not one file, by every route: paths, links, `/dev/fd/N`,
+//! Before anything is created or emptied, `Outputs::open` makes sure that no output is one of
+//! the inputs and that the two outputs are not one file, by every route: paths, links, `/dev/fd/N`,
 //! and stdin or stdout redirected to a file (compared by device and inode, not by name). It then
 //! opens the output files without emptying them and takes an exclusive advisory lock on each,
 //! so that a second run writing the same file stops at once. Only when the input has been
@@ -207,10 +207,16 @@ impl Outputs {
     /// locks the output files without emptying them. Nothing is created or changed when a
     /// check fails.
     pub(crate) fn open(config: &Config) -> Result<Outputs, RunError> {
-        let input = match &config.source {
-            Source::Path(p) => Role::of_path(p),
-            Source::Stdin => Role::of_fd(io::stdin()),
-        };
+        let inputs: Vec<Role> = config
+            .inputs
+            .iter()
+            .map(|source| match source {
+                Source::Path(p) => Role::of_path(p),
+                Source::Stdin => Role::of_fd(io::stdin()),
+            })
+            .filter(|role| role.regular)
+            .collect();
+        let is_input = |role: &Role| inputs.iter().any(|input| input.same(role));
         let role = |output: &Output| match output {
             Output::Path(p) => Role::of_path(p),
             Output::Stdout => Role::of_fd(io::stdout()),
@@ -222,11 +228,11 @@ impl Outputs {
             path: output.display_name(),
             what,
         };
-        if input.regular && input.same(&results) {
+        if is_input(&results) {
             return Err(refuse(&config.output, "the output is the input"));
         }
         if let (Some(out), Some(role)) = (&solutions_output, &solutions) {
-            if input.regular && input.same(role) {
+            if is_input(role) {
                 return Err(refuse(out, "the --emit-solutions file is the input"));
             }
             let both_stdout = *out == Output::Stdout && config.output == Output::Stdout;
@@ -240,8 +246,7 @@ impl Outputs {
         let opened = [Some(&results), solutions.as_ref()];
         for out in opened.into_iter().flatten() {
             if let Some(file) = &out.file
-                && input.regular
-                && input.same(&Role::of_fd(file))
+                && is_input(&Role::of_fd(file))
             {
                 return Err(RunError::SameFile {
                     path: out.name.clone(),
@@ -254,7 +259,7 @@ impl Outputs {
 }
 
 /// The output that `--emit-solutions FILE` names: `-` is stdout.
-fn solutions_output(path: &Path) -> Output {
+pub(crate) fn solutions_output(path: &Path) -> Output {
     Output::from_arg(Some(path))
 }
 

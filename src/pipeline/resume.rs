@@ -3,10 +3,12 @@
 //! An interrupted run leaves a results file whose rows are a prefix of the full result, one row
 //! per input record, flushed at batch boundaries; at worst the last row is cut short (a crash or
 //! a second Ctrl-C in the middle of a write). Resuming reads that file with one CSV reader
-//! and the input alongside it: every complete row must be the row of the next input record (the
-//! same line and the same puzzle). The damaged last row, if any, is redone. The pipeline then
-//! cuts the file after the last row kept and appends the rest. Nothing is modified until every
-//! check has passed.
+//! and the inputs alongside it: every complete row must be the row of the next input record
+//! (the same input, when the run has several and so a `file` column, the same line and the
+//! same puzzle). The damaged last row, if any, is redone. The pipeline then cuts the file
+//! after the last row kept and appends the rest. Nothing is modified until every check has
+//! passed. Only a plain CSV output can be resumed: a compressed stream or a Parquet file
+//! cannot be cut after a row and appended to.
 //!
 //! With `--emit-solutions`, the solutions file is read alongside too: a results row is kept
 //! only if every solution it counts follows in that file, in order. The two files are flushed
@@ -27,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use super::read::csv::{CsvRow, CsvSplitter};
 use super::read::{ReadError, Reader, Record, RecordInput};
-use super::write::SOLUTION_COLUMNS;
+use super::write::{FILE_COLUMN, SOLUTION_COLUMNS, names};
 use super::{Config, RunError};
 use crate::grid::CELLS;
 use crate::words::count;
@@ -80,7 +82,7 @@ pub struct RunOptions {
     pub max_guesses: Option<u64>,
     /// Whether `--emit-solutions` was given.
     pub emit_solutions: bool,
-    /// `--format`, `--column` and `--header`, as given.
+    /// `--format`, `--column`, `--header`, and `--delimiter` and `--field` when given.
     pub read: String,
     /// How puzzles are rated (`grade`), if they are.
     #[serde(default)]
@@ -97,8 +99,13 @@ impl RunOptions {
             max_guesses: config.solve.limits.guesses,
             emit_solutions: config.emit_solutions.is_some(),
             read: format!(
-                "format {:?}, column {:?}, header {:?}",
-                read.format, read.column, read.header
+                "format {:?}, column {:?}, header {:?}{}{}",
+                read.format,
+                read.column,
+                read.header,
+                read.delimiter
+                    .map_or(String::new(), |d| format!(", delimiter {:?}", d as char)),
+                read.field.map_or(String::new(), |f| format!(", field {f}"))
             ),
             grade: config
                 .solve
@@ -221,7 +228,7 @@ pub(crate) fn skip_done(
         message: e.to_string(),
     };
     let mut scan = Scan::open(path, header, solutions).map_err(fail)?;
-    let name = reader.name().to_string();
+    let names = reader.names();
     // The input is read on another thread while the output is read here; the records read
     // ahead and not used go back to the reader.
     let stop = AtomicBool::new(false);
@@ -232,7 +239,7 @@ pub(crate) fn skip_done(
             rx: &rx,
             batch: Vec::new().into_iter(),
         };
-        let checked = check_rows(&mut scan, &mut records, &name, &fail);
+        let checked = check_rows(&mut scan, &mut records, &names, &fail);
         // Stop the reading, then take what it had read.
         stop.store(true, Ordering::Relaxed);
         let mut unused: Vec<Record> = records.batch.collect();
@@ -297,29 +304,44 @@ fn read_ahead(
     }
 }
 
-/// Checks every row of `scan` against the next record of `records`.
+/// Checks every row of `scan` against the next record of `records`, read from the inputs
+/// `names`.
 fn check_rows(
     scan: &mut Scan,
     records: &mut Records,
-    name: &str,
+    names: &[String],
     fail: &dyn Fn(ResumeError) -> RunError,
 ) -> Result<(), RunError> {
+    let (inputs, have) = match names {
+        [one] => (one.clone(), "has"),
+        _ => ("the inputs".to_string(), "have"),
+    };
     while let Some(line) = scan.next_row().map_err(fail)? {
         let row = scan.point.rows;
         let Some(record) = records.next()? else {
             // The rest of the output, counted for the message.
             while scan.next_row().map_err(fail)?.is_some() {}
             return Err(fail(ResumeError::Mismatch(format!(
-                "OUTPUT does not match INPUT: it has {} but {name} has only {}",
+                "OUTPUT does not match INPUT: it has {} but {inputs} {have} only {}",
                 count(scan.point.rows, "row", "rows"),
                 count(row - 1, "record", "records")
             ))));
         };
-        if record.line != line || !same_puzzle(&record, scan.puzzle()) {
+        let name = names.get(record.file as usize).map_or("", String::as_str);
+        let same_file = scan.file().is_none_or(|file| file == name.as_bytes());
+        if !same_file || record.line != line || !same_puzzle(&record, scan.puzzle()) {
+            let file = scan.file().map_or(String::new(), |f| {
+                format!("{} ", String::from_utf8_lossy(f))
+            });
             return Err(fail(ResumeError::Mismatch(format!(
-                "OUTPUT does not match INPUT: row {row} is for line {line} and puzzle {}, but \
-                 record {row} of {name} is on line {} and is {}",
+                "OUTPUT does not match INPUT: row {row} is for {file}line {line} and puzzle {}, \
+                 but record {row} of {inputs} is {}on line {} and is {}",
                 String::from_utf8_lossy(scan.puzzle()),
+                if names.len() > 1 {
+                    format!("in {name} ")
+                } else {
+                    String::new()
+                },
                 record.line,
                 puzzle_text(&record)
             ))));
@@ -526,6 +548,9 @@ struct Scan {
     /// `None` when the file starts afresh.
     results: Option<Rows>,
     fields: usize,
+    /// The `file` column, when the run has several inputs.
+    file_column: Option<usize>,
+    line_column: usize,
     puzzle_column: usize,
     status_column: Option<usize>,
     /// The `solutions` column, when the solutions file is checked.
@@ -543,7 +568,10 @@ impl Scan {
             })?),
             None => None,
         };
-        let solutions = solutions.map(Solutions::open).transpose()?;
+        let file_column = column(FILE_COLUMN.name);
+        let solutions = solutions
+            .map(|s| Solutions::open(s, file_column.is_some()))
+            .transpose()?;
         let results = Rows::open(path, header, "results")?;
         let point = ResumePoint {
             keep_bytes: results.as_ref().map_or(0, |r| r.1),
@@ -554,6 +582,8 @@ impl Scan {
         Ok(Scan {
             results: results.map(|r| r.0),
             fields: header.len(),
+            file_column,
+            line_column: column("line").unwrap_or(0),
             puzzle_column: column("puzzle").unwrap_or(1),
             status_column: column("status"),
             count_column,
@@ -571,7 +601,7 @@ impl Scan {
         if !results.next()? {
             return Ok(None);
         }
-        let line = results.number(0);
+        let line = results.number(self.line_column);
         let count = match self.count_column {
             Some(i) => results.number(i),
             None => Some(0),
@@ -585,7 +615,8 @@ impl Scan {
             return Ok(None);
         }
         if let Some(solutions) = &mut self.solutions {
-            if !solutions.take(line, count)? {
+            let file = self.file_column.and_then(|i| results.get(i));
+            if !solutions.take(file, line, count)? {
                 return Ok(None); // this row's solutions stop short: redo from here
             }
             self.point.solutions_bytes = solutions.keep_bytes;
@@ -595,6 +626,12 @@ impl Scan {
         self.point.invalid += u64::from(status == Some(b"invalid"));
         self.point.keep_bytes = results.end_offset();
         Ok(Some(line))
+    }
+
+    /// The `file` column of the row [`Scan::next_row`] returned last, when there is one.
+    fn file(&self) -> Option<&[u8]> {
+        let i = self.file_column?;
+        Some(self.results.as_ref()?.get(i).unwrap_or_default())
     }
 
     /// The `puzzle` column of the row [`Scan::next_row`] returned last.
@@ -610,37 +647,47 @@ impl Scan {
 struct Solutions {
     /// `None` when the file is missing or empty: no solution is there.
     rows: Option<Rows>,
+    /// Its rows start with a `file` column.
+    with_file: bool,
     /// Bytes up to the end of the last solution taken so far (header included).
     keep_bytes: u64,
 }
 
 impl Solutions {
-    fn open(path: &Path) -> Result<Solutions, ResumeError> {
-        let opened = Rows::open(path, &SOLUTION_COLUMNS, "solutions")?;
+    fn open(path: &Path, with_file: bool) -> Result<Solutions, ResumeError> {
+        let columns = with_file
+            .then_some(FILE_COLUMN)
+            .into_iter()
+            .chain(SOLUTION_COLUMNS);
+        let header = names(&columns.collect::<Vec<_>>());
+        let opened = Rows::open(path, &header, "solutions")?;
         Ok(Solutions {
+            with_file,
             keep_bytes: opened.as_ref().map_or(0, |(_, len)| *len),
             rows: opened.map(|(rows, _)| rows),
         })
     }
 
-    /// Reads the `count` solutions of the results row for `line`. True when all of them are
-    /// there; false when the file ends first or its last row is damaged (the row is then
-    /// redone). Fails on a solution of another line or index, or on a damaged row in the
-    /// middle of the file.
-    fn take(&mut self, line: u64, count: u64) -> Result<bool, ResumeError> {
+    /// Reads the `count` solutions of the results row for `line` (of the input `file`, with
+    /// several inputs). True when all of them are there; false when the file ends first or its
+    /// last row is damaged (the row is then redone). Fails on a solution of another input,
+    /// line or index, or on a damaged row in the middle of the file.
+    fn take(&mut self, file: Option<&[u8]>, line: u64, count: u64) -> Result<bool, ResumeError> {
         let Some(rows) = &mut self.rows else {
             return Ok(count == 0);
         };
+        let at = usize::from(self.with_file);
         let mut end = self.keep_bytes;
         for index in 1..=count {
             if !rows.next()? {
                 return Ok(false);
             }
-            if !rows.whole(SOLUTION_COLUMNS.len()) {
+            if !rows.whole(SOLUTION_COLUMNS.len() + at) {
                 rows.damaged_row_is_last("the solutions")?;
                 return Ok(false);
             }
-            if (rows.number(0), rows.number(1)) != (Some(line), Some(index)) {
+            let same_file = !self.with_file || rows.get(0) == file;
+            if !same_file || (rows.number(at), rows.number(at + 1)) != (Some(line), Some(index)) {
                 return Err(ResumeError::Mismatch(format!(
                     "the solutions do not match the results: row {} of the solutions should be \
                      solution {index} of line {line}",

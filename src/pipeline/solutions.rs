@@ -7,12 +7,12 @@
 //! over it waits for its turn (or a stop), and the writer writes what each record kept when
 //! its row comes, then passes the turn on.
 
-use std::io::{self, Write};
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::io;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::schedule::POLL;
 use super::solve::Row;
-use super::write::{CsvWriter, Value};
+use super::write::{TableWriter, Value, write_after};
 use crate::grid::{CELLS, Grid};
 use crate::solver::Stop;
 
@@ -35,7 +35,9 @@ pub(crate) struct Emitter {
 }
 
 struct Shared {
-    writer: CsvWriter<Box<dyn Write + Send>>,
+    writer: Box<dyn TableWriter>,
+    /// With several inputs, their names: each row starts with its record's.
+    names: Option<Arc<[String]>>,
     /// The sequence number (from 0, in input order) of the record whose solutions may go out
     /// now.
     turn: u64,
@@ -46,10 +48,13 @@ struct Shared {
 }
 
 impl Emitter {
-    pub(crate) fn new(writer: CsvWriter<Box<dyn Write + Send>>) -> Emitter {
+    /// Solutions written by `writer`; with `names` (several inputs), each row starts with the
+    /// name of its record's input.
+    pub(crate) fn new(writer: Box<dyn TableWriter>, names: Option<Arc<[String]>>) -> Emitter {
         Emitter {
             shared: Mutex::new(Shared {
                 writer,
+                names,
                 turn: 0,
                 kept: 0,
                 error: None,
@@ -70,12 +75,8 @@ impl Emitter {
             return Err(e);
         }
         let from = row.emitted + 1;
-        write_solutions(
-            &mut shared.writer,
-            row.record.line,
-            from,
-            &row.all_solutions,
-        )?;
+        let at = (row.record.file, row.record.line);
+        shared.write(at, from, &row.all_solutions)?;
         shared.kept -= row.reserved;
         shared.turn = seq + 1;
         drop(shared);
@@ -83,31 +84,40 @@ impl Emitter {
         Ok(())
     }
 
-    /// Flushes the file.
-    pub(crate) fn flush(&self) -> io::Result<()> {
-        self.lock().writer.flush()
+    /// Ends a batch: flushes the file (a line format).
+    pub(crate) fn end_batch(&self) -> io::Result<()> {
+        self.lock().writer.end_batch()
+    }
+
+    /// Ends the file.
+    pub(crate) fn finish(&self) -> io::Result<()> {
+        self.lock().writer.finish()
     }
 }
 
-/// Writes `solutions` of the record on `line` as `line,index,solution` rows, numbered from
-/// `from`.
-fn write_solutions(
-    writer: &mut CsvWriter<Box<dyn Write + Send>>,
-    line: u64,
-    from: u64,
-    solutions: &[Grid],
-) -> io::Result<()> {
-    for (index, s) in (from..).zip(solutions) {
-        writer.write_row(&[Value::Number(line), Value::Number(index), Value::Grid(s)])?;
+impl Shared {
+    /// Writes `solutions` of the record at `(file, line)` as `line,index,solution` rows
+    /// (after the file's name with several inputs), numbered from `from`.
+    fn write(&mut self, (file, line): (u32, u64), from: u64, solutions: &[Grid]) -> io::Result<()> {
+        let name = self
+            .names
+            .as_ref()
+            .and_then(|n| n.get(file as usize))
+            .map(|n| Value::Text(n));
+        for (index, s) in (from..).zip(solutions) {
+            let values = [Value::Number(line), Value::Number(index), Value::Grid(s)];
+            write_after(&mut *self.writer, name, &values)?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// One record's solutions on their way out, as its search finds them.
 pub(crate) struct RecordSolutions<'a> {
     emitter: &'a Emitter,
     seq: u64,
-    line: u64,
+    /// The record's input and line.
+    at: (u32, u64),
     stop: Option<Stop>,
     /// Solutions not yet written.
     held: Vec<Grid>,
@@ -120,11 +130,11 @@ pub(crate) struct RecordSolutions<'a> {
 }
 
 impl<'a> RecordSolutions<'a> {
-    pub(crate) fn new(emitter: &'a Emitter, seq: u64, line: u64, stop: Option<Stop>) -> Self {
+    pub(crate) fn new(emitter: &'a Emitter, seq: u64, at: (u32, u64), stop: Option<Stop>) -> Self {
         RecordSolutions {
             emitter,
             seq,
-            line,
+            at,
             stop,
             held: Vec::new(),
             emitted: 0,
@@ -153,7 +163,7 @@ impl<'a> RecordSolutions<'a> {
         loop {
             if shared.turn == self.seq {
                 let from = self.emitted + 1;
-                let written = write_solutions(&mut shared.writer, self.line, from, &self.held);
+                let written = shared.write(self.at, from, &self.held);
                 if let Err(e) = written {
                     shared.error.get_or_insert(e);
                 }

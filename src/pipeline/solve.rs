@@ -228,7 +228,8 @@ fn solve_emitting(
         (true, None) => solver.solve_with(&puzzle, options.limits, &mut |g| all_solutions.push(*g)),
         (true, Some((emitter, seq))) => {
             let stop = options.limits.stop;
-            let mut out = RecordSolutions::new(emitter, seq, record.line, stop);
+            let at = (record.file, record.line);
+            let mut out = RecordSolutions::new(emitter, seq, at, stop);
             let outcome = solver.solve_with(&puzzle, options.limits, &mut |g| out.push(g));
             (all_solutions, emitted, reserved) = out.finish();
             outcome
@@ -320,6 +321,7 @@ mod tests {
 
     fn record(text: &str) -> Record {
         Record {
+            file: 0,
             line: 1,
             input: match text.parse() {
                 Ok(g) => RecordInput::Puzzle(g),

@@ -16,6 +16,8 @@ const ZSTD_MAGIC: &[u8] = &[0x28, 0xb5, 0x2f, 0xfd];
 const LZ4_MAGIC: &[u8] = &[0x04, 0x22, 0x4d, 0x18];
 /// The bytes that may open a bzip2 stream (`BZh`, a block size, the block magic).
 const BZIP2_BLOCK: &[u8] = &[0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
+/// The first bytes of a Parquet file.
+const PARQUET_MAGIC: &[u8] = b"PAR1";
 /// The longest magic looked for.
 pub(super) const SNIFF_BYTES: usize = 10;
 
@@ -31,6 +33,8 @@ pub(super) enum Kind {
     Unsupported(&'static str),
     /// Text in UTF-16, which the readers cannot parse.
     Utf16,
+    /// A Parquet file, read as Parquet only when its name or `--format` says so.
+    Parquet,
 }
 
 impl Kind {
@@ -53,6 +57,8 @@ impl Kind {
             Kind::Unsupported("lz4")
         } else if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) {
             Kind::Utf16
+        } else if head.starts_with(PARQUET_MAGIC) {
+            Kind::Parquet
         } else {
             Kind::Plain
         }
@@ -65,7 +71,7 @@ impl Kind {
             Kind::Xz => "xz",
             Kind::Zstd => "zstd",
             Kind::Unsupported(name) => name,
-            Kind::Plain | Kind::Utf16 => "text",
+            Kind::Plain | Kind::Utf16 | Kind::Parquet => "text",
         }
     }
 }
@@ -81,8 +87,20 @@ pub(super) fn refusal(kind: Kind) -> Option<String> {
             "UTF-16 input is not supported; convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)"
                 .into(),
         ),
+        Kind::Parquet => {
+            Some("this is a Parquet file: name it .parquet or give --format parquet".into())
+        }
         _ => None,
     }
+}
+
+/// A lower-case file name without the compression suffix it may end in (`.gz`, `.xz`,
+/// `.zst`, `.zstd`).
+pub(super) fn strip_suffix(name: &str) -> &str {
+    [".gz", ".xz", ".zst", ".zstd"]
+        .iter()
+        .find_map(|suffix| name.strip_suffix(suffix))
+        .unwrap_or(name)
 }
 
 /// `input`, decompressed when `kind` says it is compressed.

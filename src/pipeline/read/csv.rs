@@ -1,5 +1,11 @@
 //! The CSV format: one column of each record holds the puzzle.
 //!
+//! The delimiter is the one given, else a tab for `.tsv` files, else the one of `,`, tab,
+//! `;`, `|` and space that the first line holds most of. The puzzle column is the one given,
+//! else the first column with a usual name (`puzzle`, `quizzes`, ...), else the first column
+//! whose fields in the first rows are puzzles (one with blanks before a full grid), else
+//! column 0; [`CsvRecords`] says which in words, for the summary.
+//!
 //! Records are split by `csv-core`, the `csv` crate's allocation-free state machine, into
 //! buffers of our own that stop growing at [`MAX_RECORD_BYTES`]: the `csv` crate's reader
 //! would hold a whole record, however long (a 1 GB field, or an unbalanced quote that runs to
@@ -8,11 +14,12 @@
 //! telling a record that the input ended inside a quoted field.
 //!
 //! A record that is one line with no quote in it (most records of most files, and every row
-//! this tool writes for a puzzle) is split at its commas without `csv-core`, whose state
+//! this tool writes for a puzzle) is split at its delimiters without `csv-core`, whose state
 //! machine costs about twelve instructions a byte: `--resume` reads every row of the output
 //! again, and only this keeps it a small share of the run it saves (BENCHMARKS.md). Both ways
 //! give the same fields; a test checks them against each other.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
 use super::{
@@ -97,6 +104,8 @@ pub(crate) struct CsvSplitter<R> {
     /// Whether a record with no quote on one line is split without `csv-core` (off in a
     /// test that compares the two ways).
     split_plain_lines: bool,
+    /// The field delimiter.
+    delimiter: u8,
 }
 
 /// Counts the line breaks in `bytes`: every `\n` and `\r`, but a `\n` right after a `\r`
@@ -120,10 +129,16 @@ fn line_breaks(bytes: &[u8], after_cr: &mut bool) -> u64 {
 }
 
 impl<R: BufRead> CsvSplitter<R> {
+    /// A splitter of comma-separated records.
     pub(crate) fn new(inner: R) -> Self {
+        CsvSplitter::with_delimiter(inner, b',')
+    }
+
+    /// A splitter of records whose fields are separated by `delimiter`.
+    pub(crate) fn with_delimiter(inner: R, delimiter: u8) -> Self {
         CsvSplitter {
             inner,
-            core: csv_core::Reader::new(),
+            core: csv_core::ReaderBuilder::new().delimiter(delimiter).build(),
             line: 0,
             after_cr: false,
             offset: 0,
@@ -131,6 +146,7 @@ impl<R: BufRead> CsvSplitter<R> {
             scratch: Vec::new(),
             scratch_ends: Vec::new(),
             split_plain_lines: true,
+            delimiter,
         }
     }
 
@@ -141,14 +157,15 @@ impl<R: BufRead> CsvSplitter<R> {
         self
     }
 
-    /// Splits the next record at its commas when it is a line with no quote, all of it
+    /// Splits the next record at its delimiters when it is a line with no quote, all of it
     /// buffered and within the cap; false, having read nothing, otherwise.
     fn plain_line(&mut self, row: &mut CsvRow) -> io::Result<bool> {
+        let delimiter = self.delimiter;
         let found = self.next_plain_line(|line| {
             row.data.clear();
             row.ends.clear();
             let mut start = 0;
-            for comma in memchr::memchr_iter(b',', line).chain([line.len()]) {
+            for comma in memchr::memchr_iter(delimiter, line).chain([line.len()]) {
                 row.data.extend_from_slice(&line[start..comma]);
                 row.ends.push(row.data.len());
                 start = comma + 1;
@@ -322,6 +339,50 @@ impl<R: BufRead> CsvSplitter<R> {
     }
 }
 
+/// How to read a CSV input.
+pub(super) struct CsvOptions<'a> {
+    /// The puzzle column.
+    pub(super) column: &'a Column,
+    pub(super) header: Header,
+    /// The column of the stated solution, when asked for.
+    pub(super) expect: Option<&'a Column>,
+    /// The field delimiter; `None`: told by the first line.
+    pub(super) delimiter: Option<u8>,
+}
+
+/// The rows looked at to find the puzzle column by its content.
+const SNIFF_ROWS: usize = 16;
+
+/// The delimiters told from the first line, in order of preference when they tie.
+const DELIMITERS: [u8; 4] = [b',', b'\t', b';', b'|'];
+
+/// The delimiter of a CSV whose first line is at the start of `input`: the one of
+/// [`DELIMITERS`] that the line holds most of outside quotes, else a space if it has one,
+/// else a comma. Reads nothing.
+fn sniff_delimiter<R: BufRead>(input: &mut R) -> io::Result<u8> {
+    let avail = fill_buf!(input);
+    let avail = avail.strip_prefix(BOM).unwrap_or(avail);
+    let mut counts = [0usize; 256];
+    let mut quoted = false;
+    for &b in avail {
+        match b {
+            b'"' => quoted = !quoted,
+            b'\n' | b'\r' if !quoted => break,
+            _ if !quoted => counts[b as usize] += 1,
+            _ => {}
+        }
+    }
+    let mut best = None;
+    for d in DELIMITERS {
+        let n = counts[d as usize];
+        if n > 0 && best.is_none_or(|b: u8| n > counts[b as usize]) {
+            best = Some(d);
+        }
+    }
+    let best = best.or((counts[b' ' as usize] > 0).then_some(b' '));
+    Ok(best.unwrap_or(b','))
+}
+
 /// CSV records: the puzzle is one column of each row.
 pub(super) struct CsvRecords<R> {
     splitter: CsvSplitter<R>,
@@ -329,22 +390,24 @@ pub(super) struct CsvRecords<R> {
     /// The column of the stated solution, when asked for.
     expect: Option<usize>,
     record: CsvRow,
-    /// The first row, when it turned out not to be a header.
-    pending: Option<CsvRow>,
+    /// The first rows, read to find the header and the columns, not yet given out.
+    pending: VecDeque<CsvRow>,
+    /// Which column holds the puzzles and why, in words.
+    column_used: String,
 }
 
 impl<R: BufRead> CsvRecords<R> {
-    pub(super) fn new(
-        input: R,
-        column: &Column,
-        header: Header,
-        expect: Option<&Column>,
-    ) -> Result<Self, OpenError> {
-        let mut splitter = CsvSplitter::new(input);
+    pub(super) fn new(mut input: R, options: &CsvOptions) -> Result<Self, OpenError> {
+        let delimiter = match options.delimiter {
+            Some(d) => d,
+            None => sniff_delimiter(&mut input).map_err(OpenError::Io)?,
+        };
+        let mut splitter = CsvSplitter::with_delimiter(input, delimiter);
         let mut first = CsvRow::default();
         let has_first = splitter.next_row(&mut first).map_err(OpenError::Io)?;
+        let (column, expect) = (options.column, options.expect);
         let is_header = has_first
-            && match header {
+            && match options.header {
                 Header::Yes => true,
                 Header::No => false,
                 Header::Auto => {
@@ -361,45 +424,127 @@ impl<R: BufRead> CsvRecords<R> {
         } else {
             Vec::new()
         };
-        let column = resolve_column(column, &PUZZLE_COLUMN_NAMES, Some(0), &names, is_header)?;
-        let expect = expect
-            .map(|c| resolve_column(c, &SOLUTION_COLUMN_NAMES, None, &names, is_header))
-            .transpose()?;
+        let mut pending = VecDeque::new();
+        if has_first && !is_header {
+            pending.push_back(first);
+        }
+        // The first data rows, for the columns chosen by their content.
+        let by_content = matches!(column, Column::Auto) || matches!(expect, Some(Column::Auto));
+        while by_content && pending.len() < SNIFF_ROWS {
+            let mut row = CsvRow::default();
+            if !splitter.next_row(&mut row).map_err(OpenError::Io)? {
+                break;
+            }
+            pending.push_back(row);
+        }
+        let found = |full: bool, not: Option<usize>| {
+            column_by_content(pending.iter().map(|r| r as &dyn Fields), full, not)
+        };
+        let (column, how) = match resolve_column(column, &PUZZLE_COLUMN_NAMES, &names, is_header)? {
+            Some(c) => c,
+            None => match found(false, None).or_else(|| found(true, None)) {
+                Some(i) => (i, "found by its content"),
+                None => (0, "the first: no column holds puzzles in the first rows"),
+            },
+        };
+        let expect = match expect {
+            None => None,
+            Some(c) => Some(
+                match resolve_column(c, &SOLUTION_COLUMN_NAMES, &names, is_header)? {
+                    Some((i, _)) => i,
+                    None => found(true, Some(column)).ok_or_else(|| {
+                        OpenError::Usage(format!(
+                            "no column named {} and none holding solved grids in the first \
+                             rows; name the stated solutions' column",
+                            SOLUTION_COLUMN_NAMES.join(" or ")
+                        ))
+                    })?,
+                },
+            ),
+        };
+        let column_used = describe_column(column, names.get(column), how);
         Ok(CsvRecords {
             splitter,
             column,
             expect,
             record: CsvRow::default(),
-            pending: (has_first && !is_header).then_some(first),
+            pending,
+            column_used,
         })
     }
 }
 
-/// The index of `column` given the header's lower-cased `names` (empty without a header).
-/// [`Column::Auto`] takes the first of `auto_names` in the header, else `fallback`.
-fn resolve_column(
+/// The fields of one row, as the column finder looks at them (a CSV row, a Parquet row).
+pub(super) trait Fields {
+    /// Field `i`, if the row has it.
+    fn field(&self, i: usize) -> Option<&[u8]>;
+    /// The number of fields.
+    fn count(&self) -> usize;
+}
+
+impl Fields for CsvRow {
+    fn field(&self, i: usize) -> Option<&[u8]> {
+        self.get(i)
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+}
+
+/// The column whose fields are puzzles (`full`: complete grids) in the most of `rows`, the
+/// first of those that tie; never `not`. Without `full`, only a column with a blank in some
+/// row counts, so that a puzzle column comes before the solution column beside it.
+pub(super) fn column_by_content<'a>(
+    rows: impl Iterator<Item = &'a dyn Fields>,
+    full: bool,
+    not: Option<usize>,
+) -> Option<usize> {
+    let mut hits: Vec<usize> = Vec::new();
+    for row in rows {
+        if hits.len() < row.count() {
+            hits.resize(row.count(), 0);
+        }
+        for (i, hit) in hits.iter_mut().enumerate().take(row.count()) {
+            let Some(Ok(grid)) = row.field(i).map(|f| Grid::parse_bytes(f.trim_ascii())) else {
+                continue;
+            };
+            *hit += usize::from(grid.is_full() == full);
+        }
+    }
+    let best = (0..hits.len())
+        .filter(|&i| Some(i) != not && hits[i] > 0)
+        .max_by_key(|&i| (hits[i], std::cmp::Reverse(i)))?;
+    Some(best)
+}
+
+/// The summary's words for the puzzle column `index`, named `name` in the header, chosen
+/// `how`.
+pub(super) fn describe_column(index: usize, name: Option<&String>, how: &str) -> String {
+    match name {
+        Some(name) => format!("puzzles from column {index} ({name:?}), {how}"),
+        None => format!("puzzles from column {index}, {how}"),
+    }
+}
+
+/// The index of `column` given the header's lower-cased `names` (empty without a header), and
+/// how it was chosen; `None` for [`Column::Auto`] when no header name is one of `auto_names`.
+pub(super) fn resolve_column(
     column: &Column,
     auto_names: &[&str],
-    fallback: Option<usize>,
     names: &[String],
     is_header: bool,
-) -> Result<usize, OpenError> {
+) -> Result<Option<(usize, &'static str)>, OpenError> {
     match column {
-        Column::Index(i) => Ok(*i),
-        Column::Auto => auto_names
+        Column::Index(i) => Ok(Some((*i, "as --column says"))),
+        Column::Auto => Ok(auto_names
             .iter()
             .find_map(|want| names.iter().position(|n| n == want))
-            .or(fallback)
-            .ok_or_else(|| {
-                OpenError::Usage(format!(
-                    "no column named {} found for the stated solution",
-                    auto_names.join(" or ")
-                ))
-            }),
+            .map(|i| (i, "found by its name"))),
         Column::Name(want) => {
             let want_lc = want.trim().to_ascii_lowercase();
             match names.iter().position(|n| *n == want_lc) {
-                Some(i) => Ok(i),
+                Some(i) => Ok(Some((i, "as --column says"))),
                 None if !is_header => Err(OpenError::Usage(format!(
                     "column {want:?} not found: the input has no header row"
                 ))),
@@ -413,8 +558,12 @@ fn resolve_column(
 }
 
 impl<R: BufRead + Send> RecordSource for CsvRecords<R> {
+    fn column_used(&self) -> Option<String> {
+        Some(self.column_used.clone())
+    }
+
     fn next_record(&mut self) -> io::Result<Option<Record>> {
-        if let Some(first) = self.pending.take() {
+        if let Some(first) = self.pending.pop_front() {
             self.record = first;
         } else if !self.splitter.next_row(&mut self.record)? {
             return Ok(None);

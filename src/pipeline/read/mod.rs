@@ -1,24 +1,30 @@
-//! The read stage: opening an input (a file or stdin, gzip decompressed on the fly) and turning
-//! it into a stream of [`Record`]s, one per puzzle record, each with the line where it starts.
+//! The read stage: opening a run's inputs (files, directories or stdin, compressed ones
+//! decompressed on the fly) and turning them into one stream of [`Record`]s, one per puzzle
+//! record, each with its input and the line where it starts.
 //!
-//! One file per format: `text` (one puzzle per line), `csv` (one column holds the puzzle)
-//! and `grid` (blocks of nine rows of nine cells); `lines` splits lines for the first and
-//! the last. A record that is not a puzzle becomes [`RecordInput::Invalid`] with the reason,
-//! never an error: only I/O failures and options that do not fit the input stop reading. No
-//! record is held in memory beyond [`MAX_RECORD_BYTES`], so memory stays flat whatever the
-//! input holds.
+//! One file per format: `text` (one puzzle per line), `csv` (one column holds the puzzle),
+//! `grid` (blocks of nine rows of nine cells) and `parquet` (one column of a Parquet file);
+//! `lines` splits lines for text and grids; `inputs` turns the command line's inputs into the
+//! list of files read in turn. A record that is not a puzzle becomes [`RecordInput::Invalid`]
+//! with the reason, never an error: only I/O failures and options that do not fit the input
+//! stop reading. No record is held in memory beyond [`MAX_RECORD_BYTES`], so memory stays flat
+//! whatever the input holds.
 
 mod compressed;
 pub(crate) mod csv;
 mod grid;
+pub mod inputs;
 mod lines;
+#[cfg(feature = "parquet")]
+mod parquet;
 mod text;
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::grid::{CELLS, Grid};
 
@@ -38,7 +44,10 @@ const BUF_SIZE: usize = 256 * 1024;
 /// One record of the input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
-    /// 1-based line number where the record starts.
+    /// The input it comes from: its index in the run's list of inputs ([`Reader::names`]),
+    /// from 0.
+    pub file: u32,
+    /// 1-based line number where the record starts (for Parquet, the row number).
     pub line: u64,
     /// The puzzle, or why the record is not one.
     pub input: RecordInput,
@@ -91,15 +100,19 @@ pub enum RecordInput {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
-    /// CSV when the file name ends in `.csv` (or `.csv.gz`), text otherwise.
+    /// By the file name: CSV for `.csv`, tab-separated CSV for `.tsv`, Parquet for `.parquet`
+    /// (each also with `.gz`, `.xz` or `.zst` after it, but Parquet), text otherwise.
     #[default]
     Auto,
-    /// One puzzle per line: 81 cells, then optionally a delimiter and a comment.
+    /// One puzzle per line: 81 cells, then optionally a delimiter and a comment; or one field
+    /// of 81 cells anywhere in the line.
     Text,
     /// CSV with the puzzle in one column.
     Csv,
     /// Blocks of nine rows of nine cells.
     Grid,
+    /// A Parquet file with the puzzle in one column (needs the cargo feature `parquet`).
+    Parquet,
 }
 
 /// Whether a CSV input starts with a header row.
@@ -115,10 +128,11 @@ pub enum Header {
     No,
 }
 
-/// Which CSV column holds the puzzle.
+/// Which CSV or Parquet column holds the puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Column {
-    /// The first column with one of the usual names (`puzzle`, `quizzes`, ...), else column 0.
+    /// The first column with one of the usual names (`puzzle`, `quizzes`, ...), else the first
+    /// whose values in the first rows are puzzles, else column 0.
     #[default]
     Auto,
     /// A 0-based column index.
@@ -130,10 +144,11 @@ pub enum Column {
 impl std::str::FromStr for Column {
     type Err = std::convert::Infallible;
 
-    /// A number is an index, anything else a name.
+    /// A number is an index, nothing (`""`) is [`Column::Auto`], anything else a name.
     fn from_str(s: &str) -> Result<Column, Self::Err> {
         Ok(match s.parse() {
             Ok(i) => Column::Index(i),
+            Err(_) if s.is_empty() => Column::Auto,
             Err(_) => Column::Name(s.to_string()),
         })
     }
@@ -166,12 +181,38 @@ impl Source {
         }
     }
 
-    /// The name shown in messages.
+    /// The name shown in messages and in the `file` column.
     pub fn display_name(&self) -> String {
         match self {
             Source::Stdin => "<stdin>".to_string(),
             Source::Path(p) => p.display().to_string(),
         }
+    }
+
+    /// The format [`Format::Auto`] picks for this input: by its name.
+    fn guess_format(&self) -> Format {
+        let Source::Path(p) = self else {
+            return Format::Text;
+        };
+        let name = p.to_string_lossy().to_ascii_lowercase();
+        if name.ends_with(".parquet") {
+            return Format::Parquet;
+        }
+        let name = compressed::strip_suffix(&name);
+        if name.ends_with(".csv") || name.ends_with(".tsv") {
+            Format::Csv
+        } else {
+            Format::Text
+        }
+    }
+
+    /// True for a name ending in `.tsv` (before a compression suffix): tab-separated.
+    fn is_tsv(&self) -> bool {
+        let Source::Path(p) = self else {
+            return false;
+        };
+        let name = p.to_string_lossy().to_ascii_lowercase();
+        compressed::strip_suffix(&name).ends_with(".tsv")
     }
 }
 
@@ -180,13 +221,54 @@ impl Source {
 pub struct ReadOptions {
     /// The input format.
     pub format: Format,
-    /// The puzzle column (CSV).
+    /// The puzzle column (CSV, Parquet).
     pub column: Column,
     /// Header handling (CSV).
     pub header: Header,
-    /// A CSV column holding each puzzle's stated solution, read into [`Record::expected`]
-    /// (`validate --expect-column`). Other formats refuse it with [`ReadError::Usage`].
+    /// A CSV or Parquet column holding each puzzle's stated solution, read into
+    /// [`Record::expected`] (`validate --expect-column`). Other formats refuse it with
+    /// [`ReadError::Usage`].
     pub expect_column: Option<Column>,
+    /// The CSV field delimiter; `None`: a tab for `.tsv` files, else told by the first line.
+    pub delimiter: Option<u8>,
+    /// Text: the 0-based field of each line that holds the puzzle (fields separated by runs of
+    /// spaces, tabs, `,`, `;` or `|`); `None`: the line's start, or its one field of 81 cells.
+    pub field: Option<usize>,
+}
+
+impl ReadOptions {
+    /// The options that only some formats take and that are given, each with the formats
+    /// that take it and its command-line name.
+    fn format_only(&self) -> [(bool, &'static [Format], &'static str); 5] {
+        const TABLES: &[Format] = &[Format::Csv, Format::Parquet];
+        [
+            (self.expect_column.is_some(), TABLES, "--expect-column"),
+            (self.column != Column::Auto, TABLES, "--column"),
+            (self.header != Header::Auto, &[Format::Csv], "--header"),
+            (self.delimiter.is_some(), &[Format::Csv], "--delimiter"),
+            (self.field.is_some(), &[Format::Text], "--field"),
+        ]
+    }
+
+    /// Refuses an option given for an input of a format that does not take it.
+    fn check(&self, name: &str, format: Format) -> Result<(), ReadError> {
+        let misfit = self
+            .format_only()
+            .into_iter()
+            .find(|(given, formats, _)| *given && !formats.contains(&format));
+        let Some((_, formats, option)) = misfit else {
+            return Ok(());
+        };
+        let needs = match formats {
+            [Format::Csv] => "CSV input (name it .csv or .tsv, or give --format csv)",
+            [Format::Text] => "text input",
+            _ => "CSV input or a Parquet file (name it .csv or .parquet, or give --format)",
+        };
+        Err(ReadError::Usage {
+            path: name.to_string(),
+            message: format!("{option} needs {needs}"),
+        })
+    }
 }
 
 /// An error that stops reading: the input cannot be opened or read, or the options do not fit
@@ -214,24 +296,39 @@ pub enum ReadError {
 /// Something that yields records one at a time: one implementation per format.
 trait RecordSource: Send {
     fn next_record(&mut self) -> io::Result<Option<Record>>;
+
+    /// Which column holds the puzzles and how it was chosen, for formats with columns.
+    fn column_used(&self) -> Option<String> {
+        None
+    }
 }
 
-/// An opened input: a stream of records plus what is known of its size.
+/// The run's inputs, opened one after the other as one stream of records, plus what is known
+/// of their size.
 pub struct Reader {
     records: Box<dyn RecordSource>,
     /// Records given back ([`Reader::unread`]), read again before the rest.
-    unread: std::collections::VecDeque<Record>,
-    name: String,
-    /// Bytes read from the underlying file so far (compressed bytes for gzip).
+    unread: VecDeque<Record>,
+    /// The inputs, in order.
+    sources: Arc<[Source]>,
+    /// Their names, for messages and the `file` column.
+    names: Arc<[String]>,
+    /// The input being read: its index in `sources`.
+    current: usize,
+    options: ReadOptions,
+    /// Bytes read from the underlying files so far (compressed bytes for gzip).
     bytes_read: Arc<AtomicU64>,
-    /// The file size in bytes, when known.
+    /// The files' total size in bytes, when known.
     size: Option<u64>,
+    /// The puzzle column of each input with columns, as [`RecordSource::column_used`] says:
+    /// the distinct ones, in the order met.
+    columns: Arc<Mutex<Vec<String>>>,
 }
 
 impl std::fmt::Debug for Reader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Reader")
-            .field("name", &self.name)
+            .field("name", &self.name())
             .field("size", &self.size)
             .finish_non_exhaustive()
     }
@@ -272,30 +369,56 @@ impl Reader {
     /// Opens `source` with `options`. Fails when the input cannot be opened, or when the options
     /// do not fit it (a CSV column name not in the header).
     pub fn open(source: &Source, options: &ReadOptions) -> Result<Reader, ReadError> {
-        let name = source.display_name();
-        let io_err = |e| ReadError::Io {
-            path: name.clone(),
-            source: e,
+        Reader::open_all(std::slice::from_ref(source), options)
+    }
+
+    /// Opens `sources`, to be read one after the other as one stream of records, each record
+    /// telling its input ([`Record::file`]). Every input is checked now (it exists, is no
+    /// directory, and its format takes the options given) and the first is opened; each later
+    /// one is opened when the one before it ends, so that a later input that cannot be read
+    /// stops the reading there.
+    pub fn open_all(sources: &[Source], options: &ReadOptions) -> Result<Reader, ReadError> {
+        let Some(first) = sources.first() else {
+            return Err(ReadError::Usage {
+                path: "<input>".into(),
+                message: "no input to read".into(),
+            });
         };
-        let (raw, size): (Box<dyn Read + Send>, Option<u64>) = match source {
-            Source::Stdin => (Box::new(io::stdin()), None),
-            Source::Path(p) => {
-                let file = File::open(p).map_err(io_err)?;
-                let meta = file.metadata().map_err(io_err)?;
+        if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
+            return Err(ReadError::Usage {
+                path: "<stdin>".into(),
+                message: "stdin (-) is named more than once".into(),
+            });
+        }
+        let mut size = Some(0u64);
+        for source in sources {
+            let name = source.display_name();
+            options.check(&name, format_of(source, options))?;
+            if let Source::Path(p) = source {
+                let meta = std::fs::metadata(p).map_err(|e| io_error(&name, e))?;
                 if meta.is_dir() {
-                    return Err(io_err(io::Error::new(
-                        io::ErrorKind::IsADirectory,
-                        "is a directory",
-                    )));
+                    return Err(io_error(&name, is_a_directory()));
                 }
-                (Box::new(file), Some(meta.len()).filter(|&n| n > 0))
+                size = size.map(|n| n + meta.len());
+            } else {
+                size = None;
             }
+        }
+        let bytes_read = Arc::new(AtomicU64::new(0));
+        let records = open_one(first, options, &bytes_read)?;
+        let reader = Reader {
+            records,
+            unread: VecDeque::new(),
+            names: sources.iter().map(Source::display_name).collect(),
+            sources: sources.into(),
+            current: 0,
+            options: options.clone(),
+            bytes_read,
+            size: size.filter(|&n| n > 0),
+            columns: Arc::default(),
         };
-        let format = match options.format {
-            Format::Auto => guess_format(source),
-            f => f,
-        };
-        Reader::from_parts(name, raw, size, format, options)
+        reader.note_column();
+        Ok(reader)
     }
 
     /// Reads records from any byte stream (a file already open, a socket, bytes in memory):
@@ -319,87 +442,28 @@ impl Reader {
             Format::Auto => Format::Text,
             f => f,
         };
-        Reader::from_parts(name.to_string(), Box::new(input), None, format, options)
-    }
-
-    fn from_parts(
-        name: String,
-        raw: Box<dyn Read + Send>,
-        size: Option<u64>,
-        format: Format,
-        options: &ReadOptions,
-    ) -> Result<Reader, ReadError> {
-        let io_err = |e| ReadError::Io {
-            path: name.clone(),
-            source: e,
-        };
-        if format != Format::Csv {
-            let csv_only = [
-                (options.expect_column.is_some(), "--expect-column"),
-                (options.column != Column::Auto, "--column"),
-                (options.header != Header::Auto, "--header"),
-            ];
-            if let Some((_, option)) = csv_only.iter().find(|(given, _)| *given) {
-                return Err(ReadError::Usage {
-                    path: name.clone(),
-                    message: format!(
-                        "{option} needs CSV input (name it .csv or give --format csv)"
-                    ),
-                });
-            }
-        }
+        options.check(name, format)?;
         let bytes_read = Arc::new(AtomicU64::new(0));
-        let mut counting = Counting {
-            inner: raw,
-            count: bytes_read.clone(),
-        };
-        // The first bytes tell a compressed input; they are read again in front of the rest.
-        let mut head = Vec::with_capacity(compressed::SNIFF_BYTES);
-        (&mut counting)
-            .take(compressed::SNIFF_BYTES as u64)
-            .read_to_end(&mut head)
-            .map_err(io_err)?;
-        let kind = compressed::Kind::of(&head);
-        let usage = |message| ReadError::Usage {
-            path: name.clone(),
-            message,
-        };
-        if let Some(message) = compressed::refusal(kind) {
-            return Err(usage(message));
-        }
-        let buffered = BufReader::with_capacity(BUF_SIZE, io::Cursor::new(head).chain(counting));
-        let mut input = compressed::decompress(kind, Box::new(buffered)).map_err(io_err)?;
-        // Compressed text may be UTF-16 too.
-        let first = (|| Ok(compressed::Kind::of(fill_buf!(input))))().map_err(io_err)?;
-        if let Some(message) = compressed::refusal(first) {
-            return Err(usage(message));
-        }
-        let records: Box<dyn RecordSource> = match format {
-            Format::Text | Format::Auto => Box::new(text::TextRecords::new(input)),
-            Format::Csv => Box::new(
-                csv::CsvRecords::new(
-                    input,
-                    &options.column,
-                    options.header,
-                    options.expect_column.as_ref(),
-                )
-                .map_err(|e| match e {
-                    csv::OpenError::Io(e) => io_err(e),
-                    csv::OpenError::Usage(message) => ReadError::Usage {
-                        path: name.clone(),
-                        message,
-                    },
-                })?,
-            ),
-            Format::Grid => Box::new(grid::GridRecords::new(input)),
-        };
-        Ok(Reader {
-            records,
-            unread: Default::default(),
+        let stream = Stream {
             name,
+            raw: Box::new(input),
+            format,
+            tsv: false,
+        };
+        let records = open_stream(stream, options, &bytes_read)?;
+        let reader = Reader {
+            records,
+            unread: VecDeque::new(),
+            sources: Arc::new([Source::Stdin]),
+            names: Arc::new([name.to_string()]),
+            current: 0,
+            options: options.clone(),
             bytes_read,
-            size,
-        })
+            size: None,
+            columns: Arc::default(),
+        };
+        reader.note_column();
+        Ok(reader)
     }
 
     /// Reads up to `max` records into `batch` (cleared first). Returns false at the end of the
@@ -415,38 +479,72 @@ impl Reader {
         Ok(!batch.is_empty())
     }
 
-    /// Reads the next record.
+    /// Reads the next record: from the input being read, or from the next one when it ends.
     pub fn next_record(&mut self) -> Result<Option<Record>, ReadError> {
         if let Some(record) = self.unread.pop_front() {
             return Ok(Some(record));
         }
-        self.records.next_record().map_err(|e| ReadError::Io {
-            path: self.name.clone(),
-            source: e,
-        })
+        loop {
+            let next = self
+                .records
+                .next_record()
+                .map_err(|e| io_error(self.name(), e))?;
+            if let Some(mut record) = next {
+                record.file = self.current as u32;
+                return Ok(Some(record));
+            }
+            if self.current + 1 >= self.sources.len() {
+                return Ok(None);
+            }
+            self.current += 1;
+            let source = &self.sources[self.current];
+            self.records = open_one(source, &self.options, &self.bytes_read)?;
+            self.note_column();
+        }
+    }
+
+    /// Keeps what the input just opened says of its puzzle column, once.
+    fn note_column(&self) {
+        if let Some(column) = self.records.column_used() {
+            let mut columns = self.columns.lock().unwrap_or_else(PoisonError::into_inner);
+            if !columns.contains(&column) {
+                columns.push(column);
+            }
+        }
     }
 
     /// Gives back `records`, read from this reader and not used: they come again, in order,
     /// before the rest of the input.
     pub fn unread(&mut self, records: impl IntoIterator<Item = Record>) {
-        let mut records: std::collections::VecDeque<Record> = records.into_iter().collect();
+        let mut records: VecDeque<Record> = records.into_iter().collect();
         records.append(&mut self.unread);
         self.unread = records;
     }
 
-    /// The input's name, for messages.
+    /// The name of the input being read, for messages.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.names[self.current]
     }
 
-    /// The input's size in bytes, when it is a file.
+    /// The names of every input, in order: [`Record::file`] indexes them.
+    pub fn names(&self) -> Arc<[String]> {
+        self.names.clone()
+    }
+
+    /// The inputs' total size in bytes, when they are files.
     pub fn size(&self) -> Option<u64> {
         self.size
     }
 
-    /// A counter of the bytes read from the file so far (compressed bytes for gzip).
+    /// A counter of the bytes read from the files so far (compressed bytes for gzip).
     pub fn bytes_read(&self) -> Arc<AtomicU64> {
         self.bytes_read.clone()
+    }
+
+    /// The puzzle columns of the inputs opened so far (CSV and Parquet), in words: which
+    /// column, and how it was chosen. Each distinct one once.
+    pub fn columns(&self) -> Arc<Mutex<Vec<String>>> {
+        self.columns.clone()
     }
 }
 
@@ -458,19 +556,155 @@ impl Iterator for Reader {
     }
 }
 
-/// The format [`Format::Auto`] picks for `source`: CSV for names ending in `.csv` (or
-/// `.csv.gz`), text otherwise.
-fn guess_format(source: &Source) -> Format {
-    let Source::Path(p) = source else {
-        return Format::Text;
-    };
-    let name = p.to_string_lossy().to_ascii_lowercase();
-    let name = name.strip_suffix(".gz").unwrap_or(&name);
-    if name.ends_with(".csv") {
-        Format::Csv
-    } else {
-        Format::Text
+/// The error for a failed read or open of the input `name`.
+fn io_error(name: &str, source: io::Error) -> ReadError {
+    ReadError::Io {
+        path: name.to_string(),
+        source,
     }
+}
+
+fn is_a_directory() -> io::Error {
+    io::Error::new(io::ErrorKind::IsADirectory, "is a directory")
+}
+
+/// The format `source` is read in with `options`.
+fn format_of(source: &Source, options: &ReadOptions) -> Format {
+    match options.format {
+        Format::Auto => source.guess_format(),
+        f => f,
+    }
+}
+
+/// An input's bytes before any decoding, and how to read them.
+struct Stream<'a> {
+    name: &'a str,
+    raw: Box<dyn Read + Send>,
+    format: Format,
+    /// Tab-separated unless told otherwise.
+    tsv: bool,
+}
+
+/// Opens one input of a run, counting the bytes read from it into `bytes_read`.
+fn open_one(
+    source: &Source,
+    options: &ReadOptions,
+    bytes_read: &Arc<AtomicU64>,
+) -> Result<Box<dyn RecordSource>, ReadError> {
+    let name = source.display_name();
+    let format = format_of(source, options);
+    let raw: Box<dyn Read + Send> = match source {
+        Source::Stdin if format == Format::Parquet => {
+            return Err(ReadError::Usage {
+                path: name,
+                message: "Parquet input must be a file: it is read from its end".into(),
+            });
+        }
+        Source::Stdin => Box::new(io::stdin()),
+        Source::Path(p) => {
+            let file = File::open(p).map_err(|e| io_error(&name, e))?;
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(io_error(&name, is_a_directory()));
+            }
+            if format == Format::Parquet {
+                return open_parquet(&name, file, options, bytes_read);
+            }
+            Box::new(file)
+        }
+    };
+    let stream = Stream {
+        name: &name,
+        raw,
+        format,
+        tsv: source.is_tsv(),
+    };
+    open_stream(stream, options, bytes_read)
+}
+
+/// Opens a Parquet file.
+#[cfg(feature = "parquet")]
+fn open_parquet(
+    name: &str,
+    file: File,
+    options: &ReadOptions,
+    bytes_read: &Arc<AtomicU64>,
+) -> Result<Box<dyn RecordSource>, ReadError> {
+    let records = self::parquet::ParquetRecords::open(name, file, options, bytes_read.clone())?;
+    Ok(Box::new(records))
+}
+
+/// Parquet input needs the cargo feature `parquet`.
+#[cfg(not(feature = "parquet"))]
+fn open_parquet(
+    name: &str,
+    _: File,
+    _: &ReadOptions,
+    _: &Arc<AtomicU64>,
+) -> Result<Box<dyn RecordSource>, ReadError> {
+    Err(ReadError::Usage {
+        path: name.to_string(),
+        message: "this build reads no Parquet (it was built without the cargo feature `parquet`)"
+            .into(),
+    })
+}
+
+/// Opens a byte stream in a line or CSV format: compression detected by its first bytes.
+fn open_stream(
+    stream: Stream,
+    options: &ReadOptions,
+    bytes_read: &Arc<AtomicU64>,
+) -> Result<Box<dyn RecordSource>, ReadError> {
+    let name = stream.name;
+    let io_err = |e| io_error(name, e);
+    let mut counting = Counting {
+        inner: stream.raw,
+        count: bytes_read.clone(),
+    };
+    // The first bytes tell a compressed input; they are read again in front of the rest.
+    let mut head = Vec::with_capacity(compressed::SNIFF_BYTES);
+    (&mut counting)
+        .take(compressed::SNIFF_BYTES as u64)
+        .read_to_end(&mut head)
+        .map_err(io_err)?;
+    let kind = compressed::Kind::of(&head);
+    let usage = |message| ReadError::Usage {
+        path: name.to_string(),
+        message,
+    };
+    if let Some(message) = compressed::refusal(kind) {
+        return Err(usage(message));
+    }
+    let buffered = BufReader::with_capacity(BUF_SIZE, io::Cursor::new(head).chain(counting));
+    let mut input = compressed::decompress(kind, Box::new(buffered)).map_err(io_err)?;
+    // Compressed text may be UTF-16 too.
+    let first = (|| Ok(compressed::Kind::of(fill_buf!(input))))().map_err(io_err)?;
+    if let Some(message) = compressed::refusal(first) {
+        return Err(usage(message));
+    }
+    Ok(match stream.format {
+        Format::Text | Format::Auto => Box::new(text::TextRecords::new(input, options.field)),
+        Format::Csv => {
+            let delimiter = options.delimiter.or(stream.tsv.then_some(b'\t'));
+            let csv_options = csv::CsvOptions {
+                column: &options.column,
+                header: options.header,
+                expect: options.expect_column.as_ref(),
+                delimiter,
+            };
+            Box::new(
+                csv::CsvRecords::new(input, &csv_options).map_err(|e| match e {
+                    csv::OpenError::Io(e) => io_err(e),
+                    csv::OpenError::Usage(message) => usage(message),
+                })?,
+            )
+        }
+        Format::Grid => Box::new(grid::GridRecords::new(input)),
+        Format::Parquet => {
+            return Err(usage(
+                "Parquet input must be a file: it is read from its end".into(),
+            ));
+        }
+    })
 }
 
 /// An invalid record's text for the `puzzle` column: cut to [`MAX_SHOWN_BYTES`], invalid
@@ -486,6 +720,7 @@ pub(crate) fn shown_text(bytes: &[u8]) -> String {
 /// The record of a well-formed puzzle, with no expected solution.
 fn puzzle(line: u64, grid: Grid) -> Record {
     Record {
+        file: 0,
         line,
         input: RecordInput::Puzzle(grid),
         expected: None,
@@ -495,6 +730,7 @@ fn puzzle(line: u64, grid: Grid) -> Record {
 /// The record of something that is not a puzzle, with the reason.
 fn invalid(line: u64, bytes: &[u8], reason: impl ToString) -> Record {
     Record {
+        file: 0,
         line,
         input: RecordInput::Invalid {
             text: shown_text(bytes),
@@ -511,14 +747,6 @@ fn too_long(line: u64, bytes: &[u8], total: u64) -> Record {
         bytes,
         format!("record of {total} bytes is longer than the limit of {MAX_RECORD_BYTES} bytes"),
     )
-}
-
-/// The record parsed from one text line or CSV field.
-fn parse_record(line: u64, bytes: &[u8]) -> Record {
-    match Grid::parse_bytes(bytes) {
-        Ok(g) => puzzle(line, g),
-        Err(e) => invalid(line, bytes, e),
-    }
 }
 
 #[cfg(test)]

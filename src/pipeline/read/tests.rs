@@ -1,6 +1,6 @@
 use std::io::{self, BufRead, BufReader};
 
-use super::csv::{CsvRecords, CsvRow, CsvSplitter, OpenError};
+use super::csv::{CsvOptions, CsvRecords, CsvRow, CsvSplitter, OpenError};
 use super::grid::GridRecords;
 use super::text::TextRecords;
 use super::*;
@@ -28,6 +28,16 @@ fn a_file_that_grows_while_it_is_read_arrives_whole() {
     assert_eq!(records, 1_001);
 }
 
+/// The options of a CSV input with these columns, the header and delimiter told by the input.
+fn csv_options<'a>(column: &'a Column, expect: Option<&'a Column>) -> CsvOptions<'a> {
+    CsvOptions {
+        column,
+        header: Header::Auto,
+        expect,
+        delimiter: None,
+    }
+}
+
 fn read_all(bytes: &[u8], format: Format) -> Vec<Record> {
     read_all_from(Box::new(io::Cursor::new(bytes.to_vec())), format)
 }
@@ -35,11 +45,11 @@ fn read_all(bytes: &[u8], format: Format) -> Vec<Record> {
 fn read_all_from(input: Box<dyn BufRead + Send>, format: Format) -> Vec<Record> {
     let mut src: Box<dyn RecordSource> = match format {
         Format::Csv => Box::new(
-            CsvRecords::new(input, &Column::Auto, Header::Auto, None)
+            CsvRecords::new(input, &csv_options(&Column::Auto, None))
                 .unwrap_or_else(|_| panic!("csv open")),
         ),
         Format::Grid => Box::new(GridRecords::new(input)),
-        _ => Box::new(TextRecords::new(input)),
+        _ => Box::new(TextRecords::new(input, None)),
     };
     let mut out = Vec::new();
     while let Some(r) = src.next_record().unwrap() {
@@ -109,7 +119,7 @@ fn records_do_not_depend_on_where_the_buffer_cuts_the_input() {
     let mut rng = crate::generate::Rng::new(5);
     let read = |input: &str, capacity: usize| {
         let buffered = BufReader::with_capacity(capacity, io::Cursor::new(input.to_owned()));
-        let mut src = TextRecords::new(buffered);
+        let mut src = TextRecords::new(buffered, None);
         let mut out = Vec::new();
         while let Some(r) = src.next_record().unwrap() {
             out.push(r);
@@ -238,9 +248,7 @@ fn csv_reads_the_stated_solution_column() {
     );
     let mut src = CsvRecords::new(
         io::Cursor::new(input.into_bytes()),
-        &Column::Auto,
-        Header::Auto,
-        Some(&Column::Name("solution".into())),
+        &csv_options(&Column::Auto, Some(&Column::Name("solution".into()))),
     )
     .unwrap_or_else(|_| panic!("csv open"));
     let mut got = Vec::new();
@@ -273,7 +281,7 @@ fn csv_reads_the_stated_solution_column() {
 fn csv_column_name_missing_is_a_usage_error() {
     let input = io::Cursor::new(b"a,b\n1,2\n".to_vec());
     let Err(OpenError::Usage(m)) =
-        CsvRecords::new(input, &Column::Name("puzzle".into()), Header::Auto, None)
+        CsvRecords::new(input, &csv_options(&Column::Name("puzzle".into()), None))
     else {
         panic!("expected a usage error")
     };

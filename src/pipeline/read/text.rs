@@ -1,22 +1,32 @@
 //! The text format: one puzzle per line, 81 cells, optionally followed by a delimiter and a
 //! comment. Empty lines and lines starting with `#` are not records.
+//!
+//! A line that does not start with a puzzle is searched for one: its fields (separated by runs
+//! of spaces, tabs, `,`, `;` or `|`) are tried, and the one field of exactly 81 cells is the
+//! puzzle, as in the `HASH PUZZLE RATING` lines of rated puzzle banks or `id;puzzle` lists.
+//! Two or more such fields make the record invalid, as which is meant cannot be told; the
+//! option `field` (`--field N`) then names the field to take on every line.
 
 use std::io::{self, BufRead};
 
 use super::lines::Lines;
-use super::{BOM, MAX_RECORD_BYTES, Record, RecordSource, parse_record, too_long};
+use super::{BOM, MAX_RECORD_BYTES, Record, RecordSource, invalid, puzzle, too_long};
+use crate::grid::Grid;
 
 /// Text records: one puzzle per line.
 pub(super) struct TextRecords<R> {
     lines: Lines<R>,
     buf: Vec<u8>,
+    /// The field that holds the puzzle on every line, when given.
+    field: Option<usize>,
 }
 
 impl<R: BufRead> TextRecords<R> {
-    pub(super) fn new(inner: R) -> Self {
+    pub(super) fn new(inner: R, field: Option<usize>) -> Self {
         TextRecords {
             lines: Lines::new(inner),
             buf: Vec::with_capacity(256),
+            field,
         }
     }
 }
@@ -35,8 +45,120 @@ impl<R: BufRead + Send> RecordSource for TextRecords<R> {
             if total > MAX_RECORD_BYTES as u64 {
                 return Ok(Some(too_long(line, bytes, total)));
             }
-            return Ok(Some(parse_record(line, bytes)));
+            return Ok(Some(match self.field {
+                Some(n) => field_record(line, bytes, n),
+                None => line_record(line, bytes),
+            }));
         }
         Ok(None)
+    }
+}
+
+/// True for the bytes that separate the fields of a text line.
+fn is_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b',' | b';' | b'|')
+}
+
+/// The fields of a text line: the runs of bytes between separators.
+fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(|&b| is_separator(b)).filter(|f| !f.is_empty())
+}
+
+/// The record of a line: the puzzle at its start, else its one field of 81 cells.
+fn line_record(line: u64, bytes: &[u8]) -> Record {
+    let error = match Grid::parse_bytes(bytes) {
+        Ok(g) => return puzzle(line, g),
+        Err(e) => e,
+    };
+    let mut found = None;
+    let mut at = Vec::new();
+    for (i, field) in fields(bytes).enumerate() {
+        if let Ok(g) = Grid::parse_bytes(field) {
+            found.get_or_insert(g);
+            at.push(i.to_string());
+        }
+    }
+    match (found, at.len()) {
+        (Some(g), 1) => puzzle(line, g),
+        (None, _) => invalid(line, bytes, error),
+        (Some(_), _) => {
+            let last = at.pop().unwrap_or_default();
+            let reason = format!(
+                "fields {} and {last} (numbered from 0) each hold 81 cells; --field N picks one",
+                at.join(", ")
+            );
+            invalid(line, bytes, reason)
+        }
+    }
+}
+
+/// The record of field `n` of a line.
+fn field_record(line: u64, bytes: &[u8], n: usize) -> Record {
+    match fields(bytes).nth(n) {
+        Some(field) => match Grid::parse_bytes(field) {
+            Ok(g) => puzzle(line, g),
+            Err(e) => invalid(line, bytes, e),
+        },
+        None => invalid(
+            line,
+            bytes,
+            format!(
+                "no field {n} (the line has {}, numbered from 0)",
+                crate::words::count(fields(bytes).count() as u64, "field", "fields")
+            ),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::read::RecordInput;
+
+    const P: &str =
+        "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
+
+    fn read(text: &str, field: Option<usize>) -> Vec<Result<String, String>> {
+        let mut records = TextRecords::new(text.as_bytes(), field);
+        let mut out = Vec::new();
+        while let Some(r) = records.next_record().unwrap() {
+            out.push(match r.input {
+                RecordInput::Puzzle(g) => Ok(g.to_string()),
+                RecordInput::Invalid { reason, .. } => Err(reason),
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn a_puzzle_is_found_in_any_one_field() {
+        let text =
+            format!("9f3a0c {P} 4.5\n12;{P}\nx|{P}|y\n{P}|tail\n{P} {P}\nid {P} {P}\nnone here\n");
+        let got = read(&text, None);
+        let ok = Ok(P.to_string());
+        assert_eq!(
+            got[..5],
+            [ok.clone(), ok.clone(), ok.clone(), ok.clone(), ok]
+        );
+        assert_eq!(
+            got[5],
+            Err("fields 1 and 2 (numbered from 0) each hold 81 cells; --field N picks one".into())
+        );
+        assert_eq!(got[6], Err("cell 1: unexpected character 'n'".into()));
+    }
+
+    #[test]
+    fn field_n_picks_the_field_on_every_line() {
+        let text = format!("id {P} {P}\nshort\n");
+        let got = read(&text, Some(2));
+        assert_eq!(got[0], Ok(P.to_string()));
+        assert_eq!(
+            got[1],
+            Err("no field 2 (the line has 1 field, numbered from 0)".into())
+        );
+        assert_eq!(
+            read(&format!("{P} 12\n"), Some(1))[0],
+            Err("2 cells, expected 81".into())
+        );
     }
 }

@@ -1,119 +1,11 @@
-//! The write stage: result rows as CSV, in input order, and the optional file of every
-//! solution.
-//!
-//! A row is a list of [`Value`]s, written by the `csv` crate's writer (quoting only the fields
-//! that need it: invalid records' text and error messages). The pipeline flushes at every
-//! batch boundary, so a crash loses at most the batches in flight.
+//! CSV output: the `csv` crate's writer, quoting only the fields that need it (invalid
+//! records' text and error messages).
 
 use std::io::{self, Write};
 
-use super::grade::{techniques, tenths};
-use super::read::RecordInput;
-use super::solve::Row;
-use crate::grid::{CELLS, Grid};
-
-/// The columns of the results CSV, in order.
-pub const COLUMNS: [&str; 8] = [
-    "line",
-    "puzzle",
-    "status",
-    "solutions",
-    "solution",
-    "guesses",
-    "time_ns",
-    "error",
-];
-
-/// The columns of `grade`'s results, in order.
-pub const GRADE_COLUMNS: [&str; 11] = [
-    "line",
-    "puzzle",
-    "status",
-    "er",
-    "ep",
-    "ed",
-    "hardest",
-    "steps",
-    "techniques",
-    "time_ns",
-    "error",
-];
-
-/// The columns of the `--emit-solutions` CSV.
-pub const SOLUTION_COLUMNS: [&str; 3] = ["line", "index", "solution"];
-
-/// One field of an output row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Value<'a> {
-    /// Nothing.
-    Empty,
-    /// A whole number.
-    Number(u64),
-    /// Text.
-    Text(&'a str),
-    /// A grid, as its 81-character line.
-    Grid(&'a Grid),
-}
-
-/// The [`COLUMNS`] of a results row. `error` is where the text of the error column is kept.
-pub fn row_values<'a>(row: &'a Row, error: &'a mut String) -> [Value<'a>; 8] {
-    *error = row.error().unwrap_or_default();
-    [
-        Value::Number(row.record.line),
-        match &row.record.input {
-            RecordInput::Puzzle(g) => Value::Grid(g),
-            RecordInput::Invalid { text, .. } => Value::Text(text),
-        },
-        Value::Text(row.status.as_str()),
-        Value::Number(row.outcome.solutions),
-        row.outcome
-            .solution
-            .as_ref()
-            .map_or(Value::Empty, Value::Grid),
-        Value::Number(row.outcome.guesses),
-        Value::Number(row.time_ns),
-        Value::Text(error),
-    ]
-}
-
-/// Where [`grade_values`] keeps the text it makes for one row.
-#[derive(Debug, Default)]
-pub struct GradeText {
-    er: String,
-    ep: String,
-    ed: String,
-    techniques: String,
-    error: String,
-}
-
-/// The [`GRADE_COLUMNS`] of a results row; ratings are empty when the row was not rated.
-pub fn grade_values<'a>(row: &'a Row, text: &'a mut GradeText) -> [Value<'a>; 11] {
-    text.error = row.error().unwrap_or_default();
-    let rating = row.rating.as_ref().and_then(|r| r.as_ref().ok());
-    if let Some(r) = rating {
-        text.er = tenths(r.er);
-        text.ep = tenths(r.ep);
-        text.ed = tenths(r.ed);
-        text.techniques = techniques(r);
-    }
-    let or_empty = |v: Value<'a>| if rating.is_some() { v } else { Value::Empty };
-    [
-        Value::Number(row.record.line),
-        match &row.record.input {
-            RecordInput::Puzzle(g) => Value::Grid(g),
-            RecordInput::Invalid { text, .. } => Value::Text(text),
-        },
-        Value::Text(row.status.as_str()),
-        or_empty(Value::Text(&text.er)),
-        or_empty(Value::Text(&text.ep)),
-        or_empty(Value::Text(&text.ed)),
-        rating.map_or(Value::Empty, |r| Value::Text(r.hardest.name())),
-        rating.map_or(Value::Empty, |r| Value::Number(u64::from(r.steps))),
-        or_empty(Value::Text(&text.techniques)),
-        Value::Number(row.time_ns),
-        Value::Text(&text.error),
-    ]
-}
+use super::{Compressed, TableWriter, Value};
+use crate::pipeline::grade::tenths;
+use crate::grid::CELLS;
 
 /// Writes rows of [`Value`]s as CSV.
 pub struct CsvWriter<W: Write> {
@@ -165,6 +57,7 @@ impl<W: Write> CsvWriter<W> {
                     g.write_line(&mut line);
                     self.inner.write_field(line)
                 }
+                Value::Tenths(t) => self.inner.write_field(tenths(*t)),
             }
             .map_err(io_error)?;
         }
@@ -177,16 +70,51 @@ impl<W: Write> CsvWriter<W> {
     }
 }
 
+/// A CSV table of the pipeline: a [`CsvWriter`] until it is finished.
+pub(super) struct CsvTable(Option<CsvWriter<Compressed>>);
+
+impl CsvTable {
+    pub(super) fn new(writer: CsvWriter<Compressed>) -> Self {
+        CsvTable(Some(writer))
+    }
+
+    fn writer(&mut self) -> io::Result<&mut CsvWriter<Compressed>> {
+        self.0
+            .as_mut()
+            .ok_or_else(|| io::Error::other("the table is finished"))
+    }
+}
+
+impl TableWriter for CsvTable {
+    fn write_row(&mut self, values: &[Value]) -> io::Result<()> {
+        self.writer()?.write_row(values)
+    }
+
+    fn end_batch(&mut self) -> io::Result<()> {
+        self.writer()?.flush()
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        let Some(writer) = self.0.take() else {
+            return Ok(());
+        };
+        let mut out = writer.inner.into_inner().map_err(|e| e.into_error())?;
+        out.finish()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::read::Record;
+    use crate::pipeline::read::{Record, RecordInput};
+    use crate::pipeline::solve::Row;
     use crate::pipeline::solve::{SolveOptions, solve_record};
+    use crate::pipeline::write::{COLUMNS, names, row_values};
 
     fn write(rows: &[Row]) -> String {
         let mut out = Vec::new();
         {
-            let mut w = CsvWriter::new(&mut out, &COLUMNS).unwrap();
+            let mut w = CsvWriter::new(&mut out, &names(&COLUMNS)).unwrap();
             let mut error = String::new();
             for row in rows {
                 w.write_row(&row_values(row, &mut error)).unwrap();
@@ -206,6 +134,7 @@ mod tests {
             },
         };
         let record = Record {
+            file: 0,
             line: 7,
             input,
             expected: None,

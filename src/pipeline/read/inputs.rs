@@ -1,0 +1,188 @@
+//! The inputs a run reads, as the command line names them: files, `-` for stdin, and
+//! directories, which stand for the files in them in name order (not those in their
+//! subdirectories, nor hidden ones), optionally only those whose name matches a glob pattern.
+
+use std::path::{Path, PathBuf};
+
+use super::{ReadError, Source};
+
+/// The inputs `args` name, in order: a directory's files in name order, those whose name
+/// matches `glob` when given; no argument is stdin. Fails on a directory that cannot be
+/// listed, when the arguments name no file at all, and on a `glob` with no directory to
+/// apply to (it would be ignored).
+pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<Source>, ReadError> {
+    let is_dir = |arg: &PathBuf| std::fs::metadata(arg).is_ok_and(|m| m.is_dir());
+    if glob.is_some() && !args.iter().any(is_dir) {
+        let path = args
+            .first()
+            .map_or("<stdin>".into(), |a| a.display().to_string());
+        return Err(ReadError::Usage {
+            path,
+            message: "--glob needs a directory among the inputs: it picks files in directories"
+                .into(),
+        });
+    }
+    if args.is_empty() {
+        return Ok(vec![Source::Stdin]);
+    }
+    let mut sources = Vec::new();
+    for arg in args {
+        if !is_dir(arg) {
+            sources.push(Source::from_arg(Some(arg)));
+            continue;
+        }
+        let listed = files_in(arg, glob).map_err(|source| ReadError::Io {
+            path: arg.display().to_string(),
+            source,
+        })?;
+        sources.extend(listed.into_iter().map(Source::Path));
+    }
+    if sources.is_empty() {
+        let what = glob.map_or(String::new(), |g| format!(" whose name matches {g:?}"));
+        let message = match args {
+            [_] => format!("is a directory with no file{what} in it (subdirectories are not read)"),
+            _ => format!("no file{what} to read in the directories given"),
+        };
+        return Err(ReadError::Usage {
+            path: args[0].display().to_string(),
+            message,
+        });
+    }
+    Ok(sources)
+}
+
+/// The files directly in `dir` that are not hidden and match `glob`, in name order.
+fn files_in(dir: &Path, glob: Option<&str>) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || glob.is_some_and(|g| !matches(g, &name)) {
+            continue;
+        }
+        // Links are followed: a link to a file is a file.
+        let path = entry.path();
+        if std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Whether `name` matches the glob `pattern`: `*` is any run of characters, `?` any one,
+/// `[abc]`, `[a-z]` and `[!abc]` one of a set or not of it; anything else stands for itself.
+pub fn matches(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut pi, mut ni) = (0, 0);
+    // Where to go on from when what follows the last `*` fails: the pattern after it, and the
+    // name one character further than last time.
+    let mut retry: Option<(usize, usize)> = None;
+    while ni < n.len() {
+        let step = match p.get(pi) {
+            Some('*') => {
+                retry = Some((pi + 1, ni));
+                pi += 1;
+                continue;
+            }
+            Some('?') => Some(pi + 1),
+            Some('[') => class(&p[pi..], n[ni]).map(|len| pi + len),
+            Some(&c) if c == n[ni] => Some(pi + 1),
+            _ => None,
+        };
+        match (step, retry) {
+            (Some(next), _) => {
+                pi = next;
+                ni += 1;
+            }
+            (None, Some((after_star, from))) => {
+                retry = Some((after_star, from + 1));
+                pi = after_star;
+                ni = from + 1;
+            }
+            (None, None) => return false,
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+/// The length of the class `[...]` at the start of `p` when it matches `c`; `None` when it
+/// does not. A `[` with no closing `]` stands for itself.
+fn class(p: &[char], c: char) -> Option<usize> {
+    let Some(close) = p.iter().skip(2).position(|&x| x == ']').map(|i| i + 2) else {
+        return (c == '[').then_some(1);
+    };
+    let (negated, body) = match p[1] {
+        '!' | '^' => (true, &p[2..close]),
+        _ => (false, &p[1..close]),
+    };
+    let mut hit = false;
+    let mut i = 0;
+    while i < body.len() {
+        if i + 2 < body.len() && body[i + 1] == '-' {
+            hit |= (body[i]..=body[i + 2]).contains(&c);
+            i += 3;
+        } else {
+            hit |= body[i] == c;
+            i += 1;
+        }
+    }
+    (hit != negated).then_some(close + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glob_patterns() {
+        for (pattern, name, want) in [
+            ("*.txt", "a.txt", true),
+            ("*.txt", "a.txt.gz", false),
+            ("*.txt*", "a.txt.gz", true),
+            ("part-?.csv", "part-1.csv", true),
+            ("part-?.csv", "part-12.csv", false),
+            ("part-[0-4]*", "part-3.csv", true),
+            ("part-[!0-4]*", "part-3.csv", false),
+            ("*a*b*c", "xaybzc", true),
+            ("*a*b*c", "xaybz", false),
+            ("*", "", true),
+            ("[", "[", true),
+            ("a**", "abc", true),
+        ] {
+            assert_eq!(matches(pattern, name), want, "{pattern} {name}");
+        }
+    }
+
+    #[test]
+    fn a_directory_is_its_files_in_name_order() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["b.txt", "a.txt", "c.csv", ".hidden.txt"] {
+            std::fs::write(dir.path().join(name), "").unwrap();
+        }
+        std::fs::create_dir(dir.path().join("sub.txt")).unwrap();
+        let names = |sources: Vec<Source>| -> Vec<String> {
+            sources
+                .iter()
+                .map(|s| match s {
+                    Source::Path(p) => p.file_name().unwrap().to_string_lossy().into_owned(),
+                    Source::Stdin => "-".into(),
+                })
+                .collect()
+        };
+        let arg = [dir.path().to_path_buf()];
+        assert_eq!(
+            names(expand(&arg, None).unwrap()),
+            ["a.txt", "b.txt", "c.csv"]
+        );
+        assert_eq!(
+            names(expand(&arg, Some("*.txt")).unwrap()),
+            ["a.txt", "b.txt"]
+        );
+        let both = [dir.path().join("c.csv"), PathBuf::from("-")];
+        assert_eq!(names(expand(&both, None).unwrap()), ["c.csv", "-"]);
+        assert!(expand(&arg, Some("*.parquet")).is_err());
+        assert_eq!(expand(&[], None).unwrap(), [Source::Stdin]);
+    }
+}
