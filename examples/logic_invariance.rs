@@ -3,12 +3,15 @@
 //!
 //! ```text
 //! cargo run --release --example logic_invariance -- PUZZLES [--limit N] [--copies N]
+//!     [--budget-ms N] [--show N]
 //! ```
 //!
 //! PUZZLES holds one puzzle per line (anything after the first 81 cells is ignored; lines
 //! that do not start with a puzzle are skipped). Each puzzle is compared with `--copies`
 //! (default 1) random copies; prints the share of copies with the same ER, and the largest
-//! difference.
+//! difference. `--budget-ms N` gives each grading N milliseconds; a pair with a side cut
+//! short is not counted as rated. `--show N` prints the first N pairs that differ, as
+//! `puzzle copy er er_copy`, so that another rater can be asked about the copies.
 
 use rayon::prelude::*;
 use sudoku_batch::Grid;
@@ -53,9 +56,9 @@ fn shuffle(p: &Grid, rng: &mut Rng) -> Grid {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let path = args
-        .first()
-        .expect("usage: logic_invariance PUZZLES [--limit N] [--copies N]");
+    let path = args.first().expect(
+        "usage: logic_invariance PUZZLES [--limit N] [--copies N] [--budget-ms N] [--show N]",
+    );
     let opt = |name: &str| {
         args.iter()
             .position(|a| a == name)
@@ -71,6 +74,7 @@ fn main() {
         puzzles.truncate(n);
     }
     let copies = opt("--copies").unwrap_or(1);
+    let budget_ms = opt("--budget-ms");
     let mut rng = Rng::new(0x005e_ed1d);
     let pairs: Vec<(Grid, Grid)> = puzzles
         .iter()
@@ -83,10 +87,27 @@ fn main() {
     let results: Vec<Option<(u16, u16)>> = pairs
         .par_iter()
         .map_init(Grader::new, |g, (p, q)| {
-            let b = Budget::default();
-            Some((g.grade(p, &b).ok()?.er, g.grade(q, &b).ok()?.er))
+            let budget = || Budget {
+                deadline: budget_ms.map(|ms| {
+                    std::time::Instant::now() + std::time::Duration::from_millis(ms as u64)
+                }),
+                stop: None,
+            };
+            let er = |g: &mut Grader, x: &Grid| g.grade(x, &budget()).ok().map(|r| r.er);
+            Some((er(g, p)?, er(g, q)?))
         })
         .collect();
+    let show = opt("--show").unwrap_or(0);
+    let differ = pairs
+        .iter()
+        .zip(&results)
+        .filter_map(|((p, q), r)| match r {
+            Some((a, b)) if a != b => Some((p, q, a, b)),
+            _ => None,
+        });
+    for (p, q, a, b) in differ.take(show) {
+        println!("{p} {q} {:.1} {:.1}", *a as f64 / 10.0, *b as f64 / 10.0);
+    }
     let rated: Vec<(u16, u16)> = results.iter().flatten().copied().collect();
     let same = rated.iter().filter(|(a, b)| a == b).count();
     let maxd = rated

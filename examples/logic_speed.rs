@@ -1,14 +1,16 @@
 //! Grading speed per band of serate's ER, on one thread.
 //!
 //! ```text
-//! cargo run --release --example logic_speed -- REFERENCE [--limit N] [--repeat N]
+//! cargo run --release --example logic_speed -- REFERENCE [--limit N] [--repeat N] [--tsv]
 //! ```
 //!
 //! REFERENCE is a file `logic_agreement` reads (puzzles with serate's ER). Puzzles are
 //! grouped by serate's ER: below 4.0, 4.0-5.9, 6.0-7.9, 8.0 and up; each group is graded
 //! `--repeat` times (default 3) and the fastest pass is reported, as mean time per puzzle.
 //! Times are the thread's CPU time where the platform tells it (Linux), so that other work
-//! on a shared machine inflates them less; wall time elsewhere.
+//! on a shared machine inflates them less; wall time elsewhere. `--tsv` prints
+//! `band, n, seconds, slowest` rows (the fastest pass's total, in seconds) for scripts such as
+//! `scripts/grade_bench.sh`.
 
 /// Seconds of CPU time used by this thread (Linux), else of wall time since the first call.
 fn now() -> f64 {
@@ -68,6 +70,7 @@ fn main() {
         rows.truncate(n);
     }
     let repeat = opt("--repeat").unwrap_or(3).max(1);
+    let tsv = args.iter().any(|a| a == "--tsv");
     let bands: [(&str, f64, f64); 4] = [
         ("< 4.0", 0.0, 3.95),
         ("4.0-5.9", 3.95, 5.95),
@@ -76,7 +79,11 @@ fn main() {
     ];
     let mut grader = Grader::new();
     let budget = Budget::default();
-    println!("band        n    mean/puzzle   slowest");
+    if tsv {
+        println!("band\tn\tseconds\tslowest");
+    } else {
+        println!("band        n    mean/puzzle   slowest");
+    }
     for (name, lo, hi) in bands {
         let band: Vec<&Grid> = rows
             .iter()
@@ -96,6 +103,10 @@ fn main() {
                 slowest = slowest.max(now() - t);
             }
             best = best.min(now() - start);
+        }
+        if tsv {
+            println!("{name}\t{}\t{best:.6}\t{slowest:.6}", band.len());
+            continue;
         }
         let mean = best / band.len() as f64;
         let fmt = |s: f64| {

@@ -1,0 +1,280 @@
+//! Unary chains as nested hints: every X-, Y- and XY-cycle and forcing chain on a
+//! dynamic search's grid, in Sudoku Explainer's order, each with its removals, the
+//! candidates it needed gone (its rule parents), complexity and fingerprint.
+
+use super::super::super::board::{Board, PEERS, bit, cells_of, digits_of};
+use super::super::nested::{
+    Fingerprint, NestedHint, cause_off, cause_on, hashmap_order, rule_parents, sort_and_dedup,
+};
+use super::super::{SortKey, cell_of, conjugate, digit_of, is_on, key};
+use super::{NONE, Unary, off_to_on, on_to_off};
+use crate::logic::Budget;
+
+impl Unary {
+    /// Every cycle and forcing chain on grid `g`, as nested hints for a dynamic search whose
+    /// grid started as `base`, in Sudoku Explainer's order (passes X, Y, XY; cells; digits;
+    /// a source's cycles, then its chains from "on" and from "off"), sorted and deduplicated.
+    /// False when the budget ran out (`out` is then incomplete).
+    pub fn collect(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        out: &mut Vec<NestedHint>,
+        budget: &Budget,
+    ) -> bool {
+        out.clear();
+        for (y, x) in [(false, true), (true, false), (true, true)] {
+            let (rank, _, _) = Self::kind(y, x);
+            for c in cells_of(g.empty) {
+                let n = g.cell[c].count_ones();
+                if n < 2 || (!x && n > 2) {
+                    continue;
+                }
+                if budget.spent() {
+                    return false;
+                }
+                for d in digits_of(g.cell[c]) {
+                    let source = key(c, d, true);
+                    self.collect_cycles(base, g, source, y, x, rank, out);
+                    if x {
+                        for s in [source, conjugate(source)] {
+                            if let Some(h) = self.collect_forcing(base, g, s, y, rank) {
+                                out.push(h);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        sort_and_dedup(out);
+        true
+    }
+
+    /// The forcing chain from `source` on `g`, if its conjugate follows.
+    fn collect_forcing(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        source: usize,
+        y: bool,
+        rank: u8,
+    ) -> Option<NestedHint> {
+        let epoch = self.next_gen();
+        self.stamp[source] = epoch;
+        self.parent[source] = NONE;
+        self.cur.clear();
+        self.cur.push(source as u16);
+        let target = conjugate(source);
+        let mut buf = [0u16; 32];
+        let mut buf4 = [0u16; 4];
+        while !self.cur.is_empty() {
+            self.next.clear();
+            for i in 0..self.cur.len() {
+                let p = self.cur[i] as usize;
+                let n = if is_on(p) {
+                    on_to_off(g, p, y, &mut buf)
+                } else {
+                    let n = off_to_on(g, p, y, true, &mut buf4);
+                    buf[..n].copy_from_slice(&buf4[..n]);
+                    n
+                };
+                for &q in &buf[..n] {
+                    let q = q as usize;
+                    if q == target {
+                        self.parent[q] = p as u32;
+                        return Some(self.forcing_hint(base, g, q, y, rank));
+                    }
+                    if self.stamp[q] != epoch {
+                        self.stamp[q] = epoch;
+                        self.parent[q] = p as u32;
+                        self.next.push(q as u16);
+                    }
+                }
+            }
+            std::mem::swap(&mut self.cur, &mut self.next);
+        }
+        None
+    }
+
+    fn forcing_hint(
+        &self,
+        base: &Board,
+        g: &Board,
+        target: usize,
+        y: bool,
+        rank: u8,
+    ) -> NestedHint {
+        let mut parents = Vec::new();
+        let mut fp = Fingerprint::default();
+        let mut complexity = 0;
+        let mut k = target;
+        loop {
+            complexity += 1;
+            fp.add(k);
+            let p = self.parent[k];
+            if p == NONE {
+                break;
+            }
+            let p = p as usize;
+            if is_on(k) {
+                rule_parents(base, g, k, cause_on(g, p, k), &mut parents);
+            }
+            k = p;
+        }
+        fp.end_target();
+        let (c, d) = (cell_of(target), digit_of(target));
+        let mask = if is_on(target) {
+            g.cell[c] & !(1 << d)
+        } else {
+            1 << d
+        };
+        NestedHint {
+            key: SortKey::new(if y { 7.0 } else { 6.6 }, complexity, rank),
+            entries: vec![(c as u8, mask)],
+            parents,
+            complexity,
+            fingerprint: fp.value(),
+        }
+    }
+
+    /// Every cycle through `source` on `g`, in the order the cycle search closes them.
+    #[allow(clippy::too_many_arguments)]
+    fn collect_cycles(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        source: usize,
+        y: bool,
+        x: bool,
+        rank: u8,
+        out: &mut Vec<NestedHint>,
+    ) {
+        let epoch = self.next_gen();
+        self.stamp[source] = epoch;
+        self.parent[source] = NONE;
+        self.objs.clear();
+        self.cur.clear();
+        self.cur.push(source as u16);
+        let mut buf = [0u16; 32];
+        let mut buf4 = [0u16; 4];
+        let mut iteration = 0u32;
+        while !self.cur.is_empty() {
+            iteration += 1;
+            let first = self.objs.len();
+            for i in 0..self.cur.len() {
+                let p = self.cur[i] as usize;
+                let n = on_to_off(g, p, y, &mut buf);
+                for &q in &buf[..n] {
+                    if !self.on_path(p, q as usize) {
+                        self.objs.push((q, p as u16));
+                    }
+                }
+            }
+            self.next.clear();
+            for oi in first..self.objs.len() {
+                let q = self.objs[oi].0 as usize;
+                let n = off_to_on(g, q, y, x, &mut buf4);
+                for &r in &buf4[..n] {
+                    let r = r as usize;
+                    if iteration >= 2 && r == source {
+                        if let Some(h) = self.cycle_nested(base, g, oi, source, y, x, rank) {
+                            out.push(h);
+                        }
+                    }
+                    if self.stamp[r] != epoch {
+                        self.stamp[r] = epoch;
+                        self.parent[r] = oi as u32;
+                        self.next.push(r as u16);
+                    }
+                }
+            }
+            std::mem::swap(&mut self.cur, &mut self.next);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn cycle_nested(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        oi: usize,
+        source: usize,
+        y: bool,
+        x: bool,
+        rank: u8,
+    ) -> Option<NestedHint> {
+        // The path from the closing "on" potential (the source again) back to the source,
+        // each node with its parent: (key, parent key).
+        let mut path: Vec<(usize, usize)> = Vec::new();
+        path.push((source, self.objs[oi].0 as usize));
+        let mut o = oi;
+        loop {
+            let (ok, op) = self.objs[o];
+            path.push((ok as usize, op as usize));
+            let op = op as usize;
+            let po = self.parent[op];
+            if po == NONE {
+                break;
+            }
+            path.push((op, self.objs[po as usize].0 as usize));
+            o = po as usize;
+        }
+        let mut cells = 0u128;
+        for &(k, _) in &path {
+            cells |= bit(cell_of(k));
+        }
+        // The removals, in the order Sudoku Explainer collects them: candidates seen by an
+        // "on" potential (in path order, peers in cell order) that an "off" one sees too.
+        let mut back = [0u128; 9];
+        for &(k, _) in &path {
+            if !is_on(k) {
+                let (c, d) = (cell_of(k), digit_of(k));
+                back[d] |= PEERS[c] & !cells & g.digit[d];
+            }
+        }
+        let mut entries: Vec<(u8, u16)> = Vec::new();
+        let mut seen = [0u128; 9];
+        for &(k, _) in &path {
+            if is_on(k) {
+                let (c, d) = (cell_of(k), digit_of(k));
+                for z in cells_of(PEERS[c] & !cells & g.digit[d] & back[d] & !seen[d]) {
+                    seen[d] |= bit(z);
+                    match entries.iter_mut().find(|e| e.0 as usize == z) {
+                        Some(e) => e.1 |= 1 << d,
+                        None => entries.push((z as u8, 1 << d)),
+                    }
+                }
+            }
+        }
+        if entries.is_empty() {
+            return None;
+        }
+        hashmap_order(&mut entries);
+        let mut parents = Vec::new();
+        let mut fp = Fingerprint::default();
+        for &(k, p) in &path {
+            fp.add(k);
+            // Forward chain: "on" potentials; reversed chain: the "off" ones, turned on.
+            let cause = if is_on(k) {
+                cause_on(g, p, k)
+            } else {
+                cause_off(p, k)
+            };
+            rule_parents(base, g, k, cause, &mut parents);
+        }
+        fp.end_target();
+        for &(k, _) in path.iter().rev() {
+            fp.add(conjugate(k));
+        }
+        fp.end_target();
+        let complexity = path.len() as u32;
+        let base_diff = if y && x { 7.0 } else { 6.5 };
+        Some(NestedHint {
+            key: SortKey::new(base_diff, complexity, rank),
+            entries,
+            parents,
+            complexity,
+            fingerprint: fp.value(),
+        })
+    }
+}
