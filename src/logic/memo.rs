@@ -151,10 +151,10 @@ impl Memo {
         let mut best: Option<(u16, Hint)> = None;
         for d in 0..9 {
             let r = Self::per_digit(clock, changed[d], &mut slots[d], || compute(d));
-            if let Some((rank, h)) = r {
-                if best.as_ref().is_none_or(|(br, _)| rank < *br) {
-                    best = Some((rank, h));
-                }
+            if let Some((rank, h)) = r
+                && best.as_ref().is_none_or(|(br, _)| rank < *br)
+            {
+                best = Some((rank, h));
             }
         }
         best.map(|(_, h)| h)
@@ -217,10 +217,10 @@ impl Memo {
             let r = Self::per_digit(self.clock, self.digit_changed[d], slot, || {
                 strong_links::strong_links(b, n, d, scratch)
             });
-            if let Some((k, h)) = r {
-                if best.as_ref().is_none_or(|(bk, _)| k.before(bk)) {
-                    best = Some((k, h));
-                }
+            if let Some((k, h)) = r
+                && best.as_ref().is_none_or(|(bk, _)| k.before(bk))
+            {
+                best = Some((k, h));
             }
         }
         best.map(|(_, h)| h)

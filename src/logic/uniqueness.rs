@@ -412,19 +412,20 @@ pub(crate) fn bug(b: &Board) -> Option<Hint> {
             }
         }
     }
-    if let Some(a) = all_extra {
-        if one_value && a.count_ones() > nbug as u32 {
-            for cell in cells_of(a & !bug_set) {
-                bug_set |= bit(cell);
-                bug_cells[nbug] = cell;
-                nbug += 1;
-                bug_values[cell] = 1 << only_value;
-                temp.remove(cell, only_value);
-                let c = common.map_or(PEERS[cell], |c| c & PEERS[cell]) & !bug_set;
-                common = Some(c);
-                if nbug > 1 && all_values.count_ones() > 1 && c == 0 {
-                    return None;
-                }
+    if let Some(a) = all_extra
+        && one_value
+        && a.count_ones() > nbug as u32
+    {
+        for cell in cells_of(a & !bug_set) {
+            bug_set |= bit(cell);
+            bug_cells[nbug] = cell;
+            nbug += 1;
+            bug_values[cell] = 1 << only_value;
+            temp.remove(cell, only_value);
+            let c = common.map_or(PEERS[cell], |c| c & PEERS[cell]) & !bug_set;
+            common = Some(c);
+            if nbug > 1 && all_values.count_ones() > 1 && c == 0 {
+                return None;
             }
         }
     }
@@ -466,10 +467,10 @@ pub(crate) fn bug(b: &Board) -> Option<Hint> {
         return None;
     }
     if common != 0 {
-        if nbug == 2 {
-            if let Some(h) = bug4(b, bug_cells, &bug_values, all_values) {
-                return Some(h);
-            }
+        if nbug == 2
+            && let Some(h) = bug4(b, bug_cells, &bug_values, all_values)
+        {
+            return Some(h);
         }
         return bug3(b, bug_cells, bug_set, all_values, common);
     }

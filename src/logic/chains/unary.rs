@@ -331,11 +331,11 @@ impl Unary {
                     let r = r as usize;
                     if iteration >= 2 && r == source {
                         let key = SortKey::new(base, length, rank);
-                        if best.beaten_by(&key) {
-                            if let Some(h) = self.cycle_hint(b, oi, source, tech, key.diff) {
-                                best.key = key;
-                                best.hint = Some(h);
-                            }
+                        if best.beaten_by(&key)
+                            && let Some(h) = self.cycle_hint(b, oi, source, tech, key.diff)
+                        {
+                            best.key = key;
+                            best.hint = Some(h);
                         }
                     }
                     if self.stamp[r] != epoch {

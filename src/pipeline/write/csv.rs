@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 
 use super::{Compressed, TableWriter, Value};
-use crate::pipeline::grade::tenths;
 use crate::grid::CELLS;
+use crate::pipeline::grade::tenths;
 
 /// Writes rows of [`Value`]s as CSV.
 pub struct CsvWriter<W: Write> {

@@ -9,9 +9,7 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use arrow_array::builder::{
-    Float64Builder, StringBuilder, StringDictionaryBuilder, UInt64Builder,
-};
+use arrow_array::builder::{Float64Builder, StringBuilder, StringDictionaryBuilder, UInt64Builder};
 use arrow_array::types::Int32Type;
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Schema, SchemaRef};

@@ -176,10 +176,11 @@ impl Unary {
                 let n = off_to_on(g, q, y, x, &mut buf4);
                 for &r in &buf4[..n] {
                     let r = r as usize;
-                    if iteration >= 2 && r == source {
-                        if let Some(h) = self.cycle_nested(base, g, oi, source, y, x, rank) {
-                            out.push(h);
-                        }
+                    if iteration >= 2
+                        && r == source
+                        && let Some(h) = self.cycle_nested(base, g, oi, source, y, x, rank)
+                    {
+                        out.push(h);
                     }
                     if self.stamp[r] != epoch {
                         self.stamp[r] = epoch;
