@@ -25,7 +25,9 @@ fn random_bytes(rng: &mut Rng, len: usize, alphabet: Option<&[u8]>) -> Vec<u8> {
 fn fixtures() -> Vec<Vec<u8>> {
     let mut out: Vec<Vec<u8>> = std::fs::read_dir(data("."))
         .unwrap()
-        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| std::fs::read(p).unwrap())
         .collect();
     out.sort();
     out
