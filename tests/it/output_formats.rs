@@ -298,7 +298,11 @@ fn emitted_solutions_follow_the_output_format() {
     emit(&results, &solutions);
     let want = table(&solutions);
     assert_eq!(want.header, ["line", "index", "solution"]);
-    assert_eq!(want.rows.len(), 1003 + 3, "one per unique puzzle, 3 of the empty grid");
+    assert_eq!(
+        want.rows.len(),
+        1003 + 3,
+        "one per unique puzzle, 3 of the empty grid"
+    );
     // No name of its own: the results' format (not their compression); else its name's.
     let mut cases = vec![
         ("r.jsonl", "s.out", "jsonl"),
