@@ -270,6 +270,10 @@ echo "## Peak memory"
 echo
 scripts/peak_rss.sh $([ -n "$quick" ] && echo 100000)
 echo
+echo "## Output formats and many inputs"
+echo
+scripts/formats_bench.sh -r "$rounds" -c "$corpora" $([ -n "$quick" ] && echo -q)
+echo
 echo "## Strategies on data/sample.txt"
 echo
 "$bin" bench data/sample.txt --solver all --runs "$([ -n "$quick" ] && echo 1 || echo 5)" --csv |

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Peak memory (max RSS) of `sudoku-batch solve` on inputs that would grow a careless reader:
-# a 2-million-record corpus (text and gzip), a 100 MB line without a newline, and a CSV whose
-# one field is 100 MB. Inputs are generated in a temp dir, removed at the end. scripts/bench.sh
-# runs it for BENCHMARKS.md's memory table.
+# Peak memory (max RSS) of `sudoku-batch solve` on inputs that would grow a careless reader or
+# writer: a 2-million-record corpus (text and gzip; written as CSV, JSON lines, gzip CSV and
+# Parquet), a 100 MB line without a newline, and a CSV whose one field is 100 MB. Inputs are
+# generated in a temp dir, removed at the end. scripts/bench.sh runs it for BENCHMARKS.md's
+# memory table.
 #
 # Needs GNU time at /usr/bin/time (Debian/Ubuntu: `sudo apt-get install time`).
 # Usage: scripts/peak_rss.sh [RECORDS]   (default 2000000)
@@ -50,7 +51,17 @@ echo "| input | peak RSS | wall time |"
 echo "|---|---|---|"
 measure "$(commas "$records") records, text ($(( $(stat -c %s "$tmp/corpus.txt") / 1000000 )) MB)" \
     "$bin" solve -qq "$tmp/corpus.txt" -o "$tmp/out.csv"
+for out in jsonl csv.gz parquet; do
+    # A build without the cargo feature `parquet` refuses a Parquet output: no row then.
+    : > "$tmp/empty.txt"
+    "$bin" solve -qq -o "$tmp/probe.$out" "$tmp/empty.txt" 2>/dev/null || continue
+    measure "$(commas "$records") records, text, to \`.$out\`" \
+        "$bin" solve -qq "$tmp/corpus.txt" -o "$tmp/out.$out"
+done
 measure "$(commas "$records") records, gzip, from stdin" \
     sh -c "'$bin' solve -qq - < '$tmp/corpus.txt.gz'"
 measure "one 100 MB line, no newline (text)" "$bin" solve -qq "$tmp/line.txt"
 measure "one 100 MB quoted field (CSV)" "$bin" solve -qq "$tmp/field.csv"
+printf '%081d\n' 0 > "$tmp/empty-grid.txt"
+measure "the empty grid, \`--emit-solutions\` to 3,000,000 solutions" \
+    "$bin" solve -qq --limit 3000000 --emit-solutions "$tmp/solutions.csv" "$tmp/empty-grid.txt"

@@ -61,9 +61,13 @@ fn files_in(dir: &Path, glob: Option<&str>) -> std::io::Result<Vec<PathBuf>> {
         if name.starts_with('.') || glob.is_some_and(|g| !matches(g, &name)) {
             continue;
         }
-        // Links are followed: a link to a file is a file.
+        // Links are followed: a link to a file is a file. The directory listing tells the
+        // other kinds without a call per file.
         let path = entry.path();
-        if std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+        let kind = entry.file_type()?;
+        if kind.is_file()
+            || kind.is_symlink() && std::fs::metadata(&path).is_ok_and(|m| m.is_file())
+        {
             files.push(path);
         }
     }

@@ -41,6 +41,9 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// The read buffer: large reads for large inputs.
 const BUF_SIZE: usize = 256 * 1024;
 
+/// The read buffer of a file smaller than [`BUF_SIZE`] is its size, and at least this.
+const MIN_BUF_SIZE: usize = 8 * 1024;
+
 /// One record of the input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
@@ -449,6 +452,7 @@ impl Reader {
             raw: Box::new(input),
             format,
             tsv: false,
+            size: None,
         };
         let records = open_stream(stream, options, &bytes_read)?;
         let reader = Reader {
@@ -583,6 +587,8 @@ struct Stream<'a> {
     format: Format,
     /// Tab-separated unless told otherwise.
     tsv: bool,
+    /// Its size in bytes, when it is a file.
+    size: Option<u64>,
 }
 
 /// Opens one input of a run, counting the bytes read from it into `bytes_read`.
@@ -593,6 +599,7 @@ fn open_one(
 ) -> Result<Box<dyn RecordSource>, ReadError> {
     let name = source.display_name();
     let format = format_of(source, options);
+    let mut size = None;
     let raw: Box<dyn Read + Send> = match source {
         Source::Stdin if format == Format::Parquet => {
             return Err(ReadError::Usage {
@@ -603,9 +610,11 @@ fn open_one(
         Source::Stdin => Box::new(io::stdin()),
         Source::Path(p) => {
             let file = File::open(p).map_err(|e| io_error(&name, e))?;
-            if file.metadata().is_ok_and(|m| m.is_dir()) {
+            let meta = file.metadata().map_err(|e| io_error(&name, e))?;
+            if meta.is_dir() {
                 return Err(io_error(&name, is_a_directory()));
             }
+            size = Some(meta.len());
             if format == Format::Parquet {
                 return open_parquet(&name, file, options, bytes_read);
             }
@@ -617,6 +626,7 @@ fn open_one(
         raw,
         format,
         tsv: source.is_tsv(),
+        size,
     };
     open_stream(stream, options, bytes_read)
 }
@@ -674,7 +684,12 @@ fn open_stream(
     if let Some(message) = compressed::refusal(kind) {
         return Err(usage(message));
     }
-    let buffered = BufReader::with_capacity(BUF_SIZE, io::Cursor::new(head).chain(counting));
+    // A small file gets a buffer its size: the buffer is zeroed before its first use, which
+    // for thousands of small inputs would cost more than reading them.
+    let capacity = stream.size.map_or(BUF_SIZE, |n| {
+        usize::try_from(n + 1).map_or(BUF_SIZE, |n| n.clamp(MIN_BUF_SIZE, BUF_SIZE))
+    });
+    let buffered = BufReader::with_capacity(capacity, io::Cursor::new(head).chain(counting));
     let mut input = compressed::decompress(kind, Box::new(buffered)).map_err(io_err)?;
     // Compressed text may be UTF-16 too.
     let first = (|| Ok(compressed::Kind::of(fill_buf!(input))))().map_err(io_err)?;

@@ -1,10 +1,12 @@
 //! Parquet output: typed columns (`u64` numbers, strings, dictionary-encoded categories such
 //! as the status), snappy-compressed, readable by pandas, Polars, DuckDB and any Arrow reader.
 //!
-//! Rows are gathered in Arrow builders and written as one row group every [`GROUP_ROWS`] rows,
-//! so that memory stays flat however many rows the run writes. The file is only readable once
-//! [`TableWriter::finish`] has written its footer, which is why a Parquet output cannot be
-//! resumed.
+//! Rows are gathered in Arrow builders and handed to the Parquet writer every [`CHUNK_ROWS`]
+//! rows, at the end of a batch: it encodes and compresses them then, on the writer's thread
+//! while the workers solve the next batches, rather than all at the end of the run. It closes
+//! a row group every [`GROUP_ROWS`] rows, so that memory stays flat however many rows the run
+//! writes. The file is only readable once [`TableWriter::finish`] has written its footer, which
+//! is why a Parquet output cannot be resumed.
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -22,9 +24,13 @@ use super::{Field, Kind, TableWriter, Value};
 use crate::grid::CELLS;
 use crate::pipeline::grade::tenths;
 
-/// Rows per row group: enough for compression and fast scans, few enough that the rows held
-/// before they are written stay a few megabytes.
+/// Rows per row group: enough for compression and fast scans, few enough that the encoded
+/// pages held until the group is written stay a few megabytes.
 const GROUP_ROWS: usize = 64 * 1024;
+
+/// Rows gathered before they are encoded: small enough that encoding keeps pace with the rows
+/// as they come, large enough that each hand-over costs little next to its rows.
+const CHUNK_ROWS: usize = 4096;
 
 /// One column being gathered.
 enum Builder {
@@ -99,34 +105,39 @@ impl ParquetWriter {
             .fields()
             .iter()
             .map(|f| match f.data_type() {
-                DataType::UInt64 => Builder::Number(UInt64Builder::with_capacity(GROUP_ROWS)),
-                DataType::Float64 => Builder::Rating(Float64Builder::with_capacity(GROUP_ROWS)),
+                DataType::UInt64 => Builder::Number(UInt64Builder::with_capacity(CHUNK_ROWS)),
+                DataType::Float64 => Builder::Rating(Float64Builder::with_capacity(CHUNK_ROWS)),
                 DataType::Dictionary(..) => Builder::Category(StringDictionaryBuilder::new()),
-                _ => Builder::Text(StringBuilder::with_capacity(GROUP_ROWS, GROUP_ROWS * CELLS)),
+                _ => Builder::Text(StringBuilder::with_capacity(CHUNK_ROWS, CHUNK_ROWS * CELLS)),
             })
             .collect()
     }
 
-    /// Writes the rows gathered as one row group.
-    fn write_group(&mut self) -> io::Result<()> {
-        let Some(writer) = &mut self.writer else {
+    /// Hands the rows gathered to the Parquet writer, which encodes them into the current row
+    /// group and writes the group out once it holds [`GROUP_ROWS`] rows.
+    fn write_chunk(&mut self) -> io::Result<()> {
+        if self.writer.is_none() {
             return Ok(());
-        };
-        let arrays: Vec<ArrayRef> = self
-            .columns
-            .iter_mut()
+        }
+        // Fresh builders of a chunk's size: a finished builder starts again from nothing and
+        // would grow by copying.
+        let fresh = self.new_builders();
+        let columns = std::mem::replace(&mut self.columns, fresh);
+        let arrays: Vec<ArrayRef> = columns
+            .into_iter()
             .map(|b| -> ArrayRef {
                 match b {
-                    Builder::Number(b) => Arc::new(b.finish()),
-                    Builder::Rating(b) => Arc::new(b.finish()),
-                    Builder::Text(b) => Arc::new(b.finish()),
-                    Builder::Category(b) => Arc::new(b.finish()),
+                    Builder::Number(mut b) => Arc::new(b.finish()),
+                    Builder::Rating(mut b) => Arc::new(b.finish()),
+                    Builder::Text(mut b) => Arc::new(b.finish()),
+                    Builder::Category(mut b) => Arc::new(b.finish()),
                 }
             })
             .collect();
         let batch = RecordBatch::try_new(self.schema.clone(), arrays).map_err(io::Error::other)?;
-        writer.write(&batch).map_err(parquet_error)?;
-        writer.flush().map_err(parquet_error)?;
+        if let Some(writer) = &mut self.writer {
+            writer.write(&batch).map_err(parquet_error)?;
+        }
         self.rows = 0;
         Ok(())
     }
@@ -176,15 +187,15 @@ impl TableWriter for ParquetWriter {
     }
 
     fn end_batch(&mut self) -> io::Result<()> {
-        if self.rows >= GROUP_ROWS {
-            self.write_group()?;
+        if self.rows >= CHUNK_ROWS {
+            self.write_chunk()?;
         }
         Ok(())
     }
 
     fn finish(&mut self) -> io::Result<()> {
         if self.rows > 0 {
-            self.write_group()?;
+            self.write_chunk()?;
         }
         if let Some(mut writer) = self.writer.take() {
             writer.finish().map_err(parquet_error)?;
