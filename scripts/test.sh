@@ -7,8 +7,8 @@
 # Python you work with is left as it was. It needs python3 with pip and venv; the first run
 # downloads numpy, pyarrow, pandas, dask and distributed.
 #
-# PYTHON_PROFILE (default `quick`: no LTO, built in about half the time) is the cargo profile
-# of the extension; `release` is what `pip install ./python` builds and what benchmarks use.
+# PYTHON_PROFILE is the cargo profile of the extension: by default `quick` (no LTO: quicker to
+# build, slower to run); `release` is what `pip install ./python` builds and benchmarks use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
