@@ -44,6 +44,17 @@ impl Rng {
     }
 }
 
+/// Fewer clues never give exactly one solution (McGuire, Tugemann and Civario, 2012).
+pub const MIN_UNIQUE_CLUES: usize = 17;
+
+/// The generator for puzzle `index` of a run seeded with `seed`: each puzzle has its own
+/// stream, so the puzzles do not depend on how the work is split over threads, nor on which
+/// front end (the command line, the Python package) splits it.
+pub fn puzzle_rng(seed: u64, index: u64) -> Rng {
+    let mut mix = Rng::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    Rng::new(mix.next_u64())
+}
+
 /// A random complete grid.
 ///
 /// Drops a few random non-conflicting digits on an empty grid, takes the first solution the

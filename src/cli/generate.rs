@@ -12,16 +12,15 @@ use rayon::prelude::*;
 use super::progress::{self, Bar};
 use super::{Exit, stop_on_signal, to_stderr};
 use crate::cli::args::GenerateArgs;
-use sudoku_batch::generate::{Rng, Spec, puzzle, random_solution, rated_puzzle};
+use sudoku_batch::generate::{
+    MIN_UNIQUE_CLUES, Spec, puzzle, puzzle_rng, random_solution, rated_puzzle,
+};
 use sudoku_batch::grid::CELLS;
 use sudoku_batch::logic::{Budget, Grader};
 use sudoku_batch::pipeline::grade::{GradeOptions, tenths};
 use sudoku_batch::pipeline::output::write_err;
 use sudoku_batch::pipeline::{Output, Progress, RunError, thread_pool};
 use sudoku_batch::solver::{Stop, Strategy};
-
-/// Fewer clues never give exactly one solution (McGuire, Tugemann and Civario, 2012).
-const MIN_UNIQUE_CLUES: usize = 17;
 
 /// The puzzle spec the arguments ask for, or why it cannot be met.
 fn spec(args: &GenerateArgs) -> Result<Spec, String> {
@@ -72,13 +71,6 @@ enum Made {
     NoFit,
     /// A stop was asked for before this index was started.
     Stopped,
-}
-
-/// The generator for puzzle `index` of a run seeded with `seed`: each puzzle has its own
-/// stream, so the output does not depend on how the work is split over threads.
-fn puzzle_rng(seed: u64, index: u64) -> Rng {
-    let mut mix = Rng::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    Rng::new(mix.next_u64())
 }
 
 /// Runs `generate`.

@@ -1,0 +1,164 @@
+//! Work on an in-memory sequence, on the library's thread pool, without the GIL.
+//!
+//! ```text
+//!   worker threads (pool.broadcast)                 calling thread (GIL released)
+//!   one state (solver) each; take the next    --->  puts the chunks back in input order and
+//!   chunk of indices, work on it, send it           hands each to `consume`; every POLL takes
+//!                                                   the GIL for a moment to see Ctrl-C
+//! ```
+//!
+//! Chunks are taken in order from a shared counter, so results arrive nearly in order and few
+//! wait to be consumed. On Ctrl-C (a `KeyboardInterrupt` pending in Python) the workers are
+//! stopped through the library's [`Stop`] flag, within milliseconds even in a long search, and
+//! the interrupt is raised: no partial result is returned.
+//!
+//! Pools are kept between calls, one per thread count: building one starts its threads, which
+//! would cost more than solving a few puzzles.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::Duration;
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use rayon::ThreadPool;
+use sudoku_batch::Stop;
+use sudoku_batch::pipeline::thread_pool;
+
+/// Records per chunk, at most: handing a chunk over costs little next to solving it.
+pub const CHUNK: usize = 1024;
+
+/// How often the calling thread looks for Ctrl-C.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on chunks of the indices `0..len` on `threads` workers (0: the library's
+/// default), each worker with its own `state`, and hands the results to `consume` in order.
+pub fn run<S, T>(
+    py: Python<'_>,
+    threads: usize,
+    len: usize,
+    state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, Range<usize>, Stop) -> T + Sync,
+    mut consume: impl FnMut(T) -> PyResult<()> + Send,
+) -> PyResult<()>
+where
+    T: Send,
+{
+    let pool = pool(threads)?;
+    let workers = pool.current_num_threads();
+    // Several chunks per worker, so that a slow one does not leave the others idle, but not
+    // so small that a result is split into many tiny record batches.
+    let size = (len / (workers * 8)).clamp(16, CHUNK);
+    let chunks = len.div_ceil(size);
+    let next = AtomicUsize::new(0);
+    let flag = Flag::take();
+    let stop = flag.0;
+    py.detach(|| {
+        thread::scope(|scope| {
+            let (tx, rx) = channel();
+            scope.spawn(|| {
+                pool.broadcast(|_| {
+                    let mut state = state();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= chunks || stop.is_set() {
+                            break;
+                        }
+                        let out = work(&mut state, k * size..((k + 1) * size).min(len), stop);
+                        if tx.send((k, out)).is_err() {
+                            break;
+                        }
+                    }
+                });
+                drop(tx);
+            });
+            let mut waiting = BTreeMap::new();
+            let mut done = 0;
+            while done < chunks {
+                match rx.recv_timeout(POLL) {
+                    Ok((k, out)) => {
+                        waiting.insert(k, out);
+                        while let Some(out) = waiting.remove(&done) {
+                            if let Err(e) = consume(out) {
+                                stop.set();
+                                return Err(e);
+                            }
+                            done += 1;
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            stop.set();
+                            return Err(e);
+                        }
+                    }
+                    // A worker panicked: the scope raises its panic when it ends.
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err(PyRuntimeError::new_err("a worker thread failed"));
+                    }
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// A stop flag for one call, taken from those that earlier calls gave back: the library's
+/// flags live as long as the process, so they are reused rather than made per call.
+struct Flag(Stop);
+
+static FLAGS: Mutex<Vec<Stop>> = Mutex::new(Vec::new());
+
+impl Flag {
+    fn take() -> Flag {
+        let stop = FLAGS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default();
+        stop.clear();
+        Flag(stop)
+    }
+}
+
+impl Drop for Flag {
+    fn drop(&mut self) {
+        FLAGS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(self.0);
+    }
+}
+
+/// The pools built so far in this process, by thread count.
+struct Pools {
+    pid: u32,
+    pools: Vec<(usize, Arc<ThreadPool>)>,
+}
+
+static POOLS: Mutex<Option<Pools>> = Mutex::new(None);
+
+/// The library's pool of `threads` workers (0: its default), built once per process.
+fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
+    let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
+    let pid = std::process::id();
+    if pools.as_ref().is_some_and(|p| p.pid != pid) {
+        // A forked child has none of its parent's threads: dropping those pools would signal
+        // threads that do not exist, so they are forgotten instead.
+        std::mem::forget(pools.take());
+    }
+    let pools = pools.get_or_insert_with(|| Pools {
+        pid,
+        pools: Vec::new(),
+    });
+    if let Some((_, pool)) = pools.pools.iter().find(|(n, _)| *n == threads) {
+        return Ok(pool.clone());
+    }
+    let pool = Arc::new(thread_pool(threads).map_err(|e| PyRuntimeError::new_err(e.to_string()))?);
+    pools.pools.push((threads, pool.clone()));
+    Ok(pool)
+}

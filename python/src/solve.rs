@@ -1,0 +1,166 @@
+//! `solve` and `validate`: the rows of the command line's verbs, as Arrow record batches.
+//!
+//! Both run the library's [`solve_record`] on every record, so a row holds what the command
+//! line writes for the same record. `solve` makes each chunk's batch on the worker that solved
+//! it; `validate` hands the rows to the library's [`Checker`] in input order on the calling
+//! thread, as the command line's writer does, since a duplicate names the earlier line.
+
+use arrow_pyarrow::{PyArrowType, Table};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use sudoku_batch::pipeline::solve::{Row, SolveOptions, solve_record};
+use sudoku_batch::solver::{Limits, Stop};
+use sudoku_batch::validate::Checker;
+
+use crate::columns::{Columns, schema, table};
+use crate::input::Puzzles;
+use crate::{parallel, strategy};
+
+/// `options` with the stop flag of one call.
+fn stoppable(options: &SolveOptions, stop: Stop) -> SolveOptions {
+    SolveOptions {
+        limits: Limits {
+            stop: Some(stop),
+            ..options.limits
+        },
+        ..*options
+    }
+}
+
+/// The `line` of every record: `first_line` for the first, then one more each. Checked here,
+/// so that no line number wraps around.
+fn check_lines(first_line: u64, len: usize) -> PyResult<()> {
+    match first_line.checked_add(len.saturating_sub(1) as u64) {
+        Some(_) => Ok(()),
+        None => Err(PyValueError::new_err(format!(
+            "first_line={first_line}: the line of the last of {len} puzzles is past 2**64 - 1"
+        ))),
+    }
+}
+
+/// Solves every puzzle; one row per puzzle, in order.
+#[pyfunction]
+pub fn solve(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyAny>,
+    limit: u64,
+    solver: &str,
+    threads: usize,
+    max_guesses: Option<u64>,
+    first_line: u64,
+) -> PyResult<PyArrowType<Table>> {
+    let puzzles = Puzzles::extract(puzzles, "puzzles")?;
+    check_lines(first_line, puzzles.len())?;
+    let options = SolveOptions {
+        strategy: strategy(solver)?,
+        limits: Limits {
+            solutions: limit.max(1),
+            guesses: max_guesses,
+            stop: None,
+        },
+        ..SolveOptions::default()
+    };
+    let schema = schema(false);
+    let mut batches = Vec::new();
+    parallel::run(
+        py,
+        threads,
+        puzzles.len(),
+        || options.strategy.solver(),
+        |solver, range, stop| {
+            let options = stoppable(&options, stop);
+            let mut chunk = Columns::new(schema.clone(), range.len());
+            for i in range {
+                let record = puzzles.record(i, first_line);
+                chunk.push(&solve_record(&mut **solver, record, &options), None);
+            }
+            chunk.batch()
+        },
+        |batch| {
+            batches.push(batch?);
+            Ok(())
+        },
+    )?;
+    Ok(PyArrowType(table(batches, schema)?))
+}
+
+/// `validate`'s checks: the rows of the records that fail (of every record with `all`), with
+/// the `problem` column.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn validate(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyAny>,
+    solver: &str,
+    threads: usize,
+    max_guesses: Option<u64>,
+    expected: Option<&Bound<'_, PyAny>>,
+    minimal: bool,
+    duplicates: bool,
+    min_clues: Option<usize>,
+    all: bool,
+    first_line: u64,
+) -> PyResult<PyArrowType<Table>> {
+    let puzzles = Puzzles::extract(puzzles, "puzzles")?;
+    check_lines(first_line, puzzles.len())?;
+    let expected = expected
+        .map(|e| Puzzles::extract(e, "expected"))
+        .transpose()?;
+    if let Some(e) = &expected
+        && e.len() != puzzles.len()
+    {
+        return Err(PyValueError::new_err(format!(
+            "expected: {} solutions for {} puzzles",
+            e.len(),
+            puzzles.len()
+        )));
+    }
+    // As `sudoku-batch validate`: count to 2, and search for redundant clues on the workers.
+    let options = SolveOptions {
+        strategy: strategy(solver)?,
+        limits: Limits {
+            solutions: 2,
+            guesses: max_guesses,
+            stop: None,
+        },
+        keep_solutions: false,
+        find_redundant: minimal,
+    };
+    let mut checker = Checker::new(duplicates, min_clues);
+    let schema = schema(true);
+    let mut report = Columns::new(schema.clone(), 0);
+    let mut batches = Vec::new();
+    parallel::run(
+        py,
+        threads,
+        puzzles.len(),
+        || options.strategy.solver(),
+        |solver, range, stop| {
+            let options = stoppable(&options, stop);
+            range
+                .map(|i| {
+                    let mut record = puzzles.record(i, first_line);
+                    record.expected = expected.as_ref().map(|e| Box::new(e.expected(i)));
+                    solve_record(&mut **solver, record, &options)
+                })
+                .collect::<Vec<Row>>()
+        },
+        |rows| {
+            for row in &rows {
+                let problem = checker.check(row);
+                if all || !problem.is_empty() {
+                    report.push(row, Some(problem));
+                }
+            }
+            // Batches of the size of `solve`'s: a string column holds at most 2 GiB.
+            if report.len() >= parallel::CHUNK {
+                batches.push(report.batch()?);
+            }
+            Ok(())
+        },
+    )?;
+    if report.len() > 0 || batches.is_empty() {
+        batches.push(report.batch()?);
+    }
+    Ok(PyArrowType(table(batches, schema)?))
+}

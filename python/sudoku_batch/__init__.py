@@ -1,0 +1,330 @@
+"""Solve, validate and generate Sudoku puzzles in parallel, with results as pyarrow tables.
+
+The solvers of the ``sudoku-batch`` command line, for Python::
+
+    >>> import sudoku_batch
+    >>> table = sudoku_batch.solve(sudoku_batch.generate(3, seed=7))
+    >>> table.column("status").to_pylist()
+    ['unique', 'unique', 'unique']
+
+``puzzles`` may be a list of str (or bytes), a NumPy array of shape (N, 81) of integers (0 for a
+blank), a 1-D NumPy array of strings, a pyarrow array or chunked array, a pandas Series, or any
+object with the Arrow PyCapsule interface. A string is read as the command line reads one line
+of a text file: 81 cells (``1``-``9``, and ``.``, ``0`` or ``_`` for a blank), then optionally a
+space, tab, ``,`` or ``;`` and a comment; one line end at the end is ignored.
+
+The result has the columns of ``sudoku-batch solve`` (:data:`COLUMNS`), one row per puzzle in
+input order, ``line`` being the puzzle's 1-based position (or counted from ``first_line``, so
+that the parts of a corpus solved apart keep the command line's line numbers). Numbers are
+``uint64``, texts ``string``; a field the command line leaves empty (no solution, no error) is
+null. A record
+that is not a puzzle is an ``invalid`` row with the command line's reason in ``error``; only
+arguments of the wrong type or shape raise, naming the position of the first bad element.
+
+The work runs on the library's own thread pool with the GIL released, one solver per thread;
+Ctrl-C (``KeyboardInterrupt``) stops it within milliseconds and returns nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import warnings
+from typing import Any, List, Optional
+
+import numpy as np
+import pyarrow as pa
+
+from . import _native
+
+# `grade` joins these once the library grades puzzles: the same arguments as `solve`, and the
+# command line's `grade` columns.
+__all__ = ["COLUMNS", "SOLVERS", "SYMMETRIES", "generate", "solve", "validate"]
+
+#: The columns of :func:`solve`'s table, those of ``sudoku-batch solve``.
+COLUMNS = ("line", "puzzle", "status", "solutions", "solution", "guesses", "time_ns", "error")
+
+#: The solver strategies, the default (``"fast"``) first.
+SOLVERS = tuple(_native.solvers())
+
+#: The clue-pattern symmetries :func:`generate` knows.
+SYMMETRIES = (
+    "none",
+    "rotational",
+    "quarter-turn",
+    "mirror",
+    "flip",
+    "diagonal",
+    "anti-diagonal",
+)
+
+_U64_MAX = 2**64 - 1
+_TEXT_TYPES = (
+    pa.types.is_string,
+    pa.types.is_large_string,
+    pa.types.is_binary,
+    pa.types.is_large_binary,
+    # String and binary views exist from pyarrow 16 on.
+    getattr(pa.types, "is_string_view", lambda t: False),
+    getattr(pa.types, "is_binary_view", lambda t: False),
+)
+
+
+def solve(
+    puzzles: Any,
+    *,
+    limit: int = 2,
+    solver: str = "fast",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    first_line: int = 1,
+) -> pa.Table:
+    """Solves every puzzle: one row per puzzle, in input order, as ``sudoku-batch solve``.
+
+    Args:
+        puzzles: the puzzles (see the module's documentation for the accepted types).
+        limit: count solutions up to this many; 2 proves uniqueness, 1 only finds one.
+        solver: the strategy, one of :data:`SOLVERS`.
+        threads: worker threads; ``None`` (or 0) for one per CPU this process may use.
+        max_guesses: give up on a puzzle after this many guesses; its status is ``aborted``.
+        first_line: the ``line`` of the first puzzle; the next ones count on from it.
+
+    Returns:
+        A ``pyarrow.Table`` with the columns :data:`COLUMNS`. ``status`` is ``unique``,
+        ``multiple``, ``solved`` (limit 1), ``unsolvable``, ``aborted`` or ``invalid``.
+
+    Raises:
+        TypeError: ``puzzles`` is not a sequence of puzzles, or an element is neither str nor
+            bytes (the message names its position), or a NumPy array is not of integers.
+        ValueError: an array is not of shape (N, 81), or an option is out of range.
+    """
+    return _native.solve(
+        _puzzles(puzzles, "puzzles"),
+        _count(limit, "limit", minimum=1),
+        _solver(solver),
+        _threads(threads),
+        _optional_count(max_guesses, "max_guesses"),
+        _count(first_line, "first_line"),
+    )
+
+
+def validate(
+    puzzles: Any,
+    *,
+    solver: str = "fast",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    expected: Any = None,
+    minimal: bool = False,
+    duplicates: bool = False,
+    min_clues: Optional[int] = None,
+    all_records: bool = False,
+    first_line: int = 1,
+) -> pa.Table:
+    """Proves every record a proper puzzle, as ``sudoku-batch validate``.
+
+    Each puzzle's solutions are counted to 2. A record fails when it is invalid, unsolvable,
+    has several solutions or its search was aborted, and for what the options add.
+
+    Args:
+        puzzles: the puzzles (see the module's documentation for the accepted types).
+        solver: the strategy, one of :data:`SOLVERS`.
+        threads: worker threads; ``None`` (or 0) for one per CPU this process may use.
+        max_guesses: give up on a puzzle after this many guesses (``aborted after N guesses``).
+        expected: each puzzle's stated solution, a sequence as long as ``puzzles`` (None or an
+            empty string where none is stated), checked against the unique solution.
+        minimal: list the clues that can be removed (``redundant clues: r3c4 r7c1``).
+        duplicates: name repeats (``duplicate of line 12``).
+        min_clues: fail puzzles with fewer clues (``17 clues, fewer than 20``).
+        all_records: a row for every record, not only for those that fail (``--all``).
+        first_line: the ``line`` of the first puzzle; the next ones count on from it.
+
+    Returns:
+        A ``pyarrow.Table`` with the columns :data:`COLUMNS` and ``problem``: the problems of
+        the record joined with ``"; "``, null when it passes.
+    """
+    return _native.validate(
+        _puzzles(puzzles, "puzzles"),
+        _solver(solver),
+        _threads(threads),
+        _optional_count(max_guesses, "max_guesses"),
+        None if expected is None else _puzzles(expected, "expected"),
+        bool(minimal),
+        bool(duplicates),
+        _optional_count(min_clues, "min_clues"),
+        bool(all_records),
+        _count(first_line, "first_line"),
+    )
+
+
+def generate(
+    count: int,
+    *,
+    seed: Optional[int] = None,
+    symmetry: str = "none",
+    min_clues: Optional[int] = None,
+    max_clues: Optional[int] = None,
+    attempts: int = 1000,
+    solved: bool = False,
+    threads: Optional[int] = None,
+) -> pa.StringArray:
+    """Makes new puzzles as ``sudoku-batch generate`` does: minimal, exactly one solution.
+
+    The same ``seed`` gives the same puzzles as ``sudoku-batch generate --seed``, whatever the
+    thread count.
+
+    Args:
+        count: how many puzzles.
+        seed: the random seed, 0 to 2**64 - 1; ``None`` draws one.
+        symmetry: the clue pattern's symmetry, one of :data:`SYMMETRIES`; with one other than
+            ``"none"`` a puzzle is minimal per orbit of cells.
+        min_clues: only puzzles with at least this many clues (drawn again until one fits).
+        max_clues: only puzzles with at most this many clues (17 or more).
+        attempts: draws per puzzle for ``min_clues`` and ``max_clues``.
+        solved: complete solution grids instead of puzzles.
+        threads: worker threads; ``None`` (or 0) for one per CPU this process may use.
+
+    Returns:
+        The puzzles as a ``pyarrow.StringArray``, 81 characters each, ``.`` for a blank
+        (``.to_pylist()`` for a list of str); it can go straight to :func:`solve`.
+
+    Raises:
+        ValueError: an option is out of range, or no draw met the clue bounds within
+            ``attempts`` (the message names the puzzle).
+    """
+    if solved and (symmetry != "none" or min_clues is not None or max_clues is not None):
+        raise ValueError("solved=True makes complete grids: give no symmetry or clue bounds")
+    return _native.generate(
+        _count(count, "count"),
+        secrets.randbits(64) if seed is None else _count(seed, "seed"),
+        symmetry,
+        _optional_count(min_clues, "min_clues"),
+        _optional_count(max_clues, "max_clues"),
+        _count(attempts, "attempts", minimum=1),
+        bool(solved),
+        _threads(threads),
+    )
+
+
+def _count(value: Any, name: str, minimum: int = 0) -> int:
+    """``value`` as a whole number from ``minimum`` to 2**64 - 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}: expected an int, got {type(value).__name__}")
+    value = int(value)
+    if not minimum <= value <= _U64_MAX:
+        raise ValueError(f"{name}={value}: must be from {minimum} to 2**64 - 1")
+    return value
+
+
+def _optional_count(value: Any, name: str) -> Optional[int]:
+    return None if value is None else _count(value, name)
+
+
+def _solver(name: Any) -> str:
+    if name not in SOLVERS:
+        raise ValueError(f"solver={name!r}: choose one of {', '.join(SOLVERS)}")
+    return name
+
+
+def _threads(threads: Any) -> int:
+    """The thread count for the native module: 0 for the library's default."""
+    if threads is None:
+        return 0
+    threads = _count(threads, "threads")
+    most = _native.max_threads()
+    if threads > most:
+        warnings.warn(
+            f"threads={threads} is more than 4 threads per CPU; using {most}",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return most
+    return threads
+
+
+def _puzzles(value: Any, name: str) -> Any:
+    """``value`` as the native module takes puzzles: a 2-D NumPy array, or a list of Arrow
+    arrays of strings or bytes (the chunks of one sequence)."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(
+            f"{name}: expected a sequence of puzzles, got one {type(value).__name__}; "
+            f"wrap it in a list"
+        )
+    if isinstance(value, np.ndarray):
+        if value.ndim == 2:
+            return value  # the native side checks the shape and the dtype
+        if value.ndim != 1 or value.dtype.kind not in "USO":
+            raise TypeError(
+                f"{name}: expected a 2-D array of shape (N, 81) or a 1-D array of strings, "
+                f"got a {value.ndim}-D array of {value.dtype}"
+            )
+    if isinstance(value, pa.ChunkedArray):
+        chunks = value.chunks
+    elif isinstance(value, pa.Array):
+        chunks = [value]
+    elif isinstance(value, np.ndarray) and value.dtype.kind in "US":
+        # pyarrow cuts fixed-width NumPy strings at an embedded NUL; Python's str does not,
+        # so a record with a NUL byte gets the reason the command line gives it.
+        chunks = _chunks(_to_arrow(value.tolist(), name))
+    elif _is_pandas(value) or isinstance(value, np.ndarray):
+        chunks = _chunks(_to_arrow(value, name))
+    elif hasattr(value, "__arrow_c_stream__"):
+        chunks = pa.chunked_array(value).chunks
+    elif hasattr(value, "__arrow_c_array__"):
+        chunks = [pa.array(value)]
+    else:
+        try:
+            values = list(value)
+        except TypeError:
+            raise TypeError(
+                f"{name}: expected a sequence of puzzles, got {type(value).__name__}"
+            ) from None
+        chunks = _chunks(_to_arrow(values, name))
+    return [_text_chunk(c, name, value) for c in chunks]
+
+
+def _is_pandas(value: Any) -> bool:
+    """A pandas Series or Index, told without importing pandas."""
+    module = type(value).__module__
+    return (module == "pandas" or module.startswith("pandas.")) and hasattr(value, "dtype")
+
+
+def _chunks(array: Any) -> List[pa.Array]:
+    return array.chunks if isinstance(array, pa.ChunkedArray) else [array]
+
+
+def _to_arrow(values: Any, name: str) -> Any:
+    """``values`` (a sequence, a pandas Series or a NumPy array) as an Arrow array; NaN and
+    None are null."""
+    try:
+        return pa.array(values, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as e:
+        raise _bad_element(values, name) or TypeError(f"{name}: {e}") from None
+
+
+def _bad_element(values: Any, name: str) -> Optional[TypeError]:
+    """The error for the first element of ``values`` that is neither text nor missing."""
+    for i, v in enumerate(values):
+        if v is None or isinstance(v, (str, bytes)):
+            continue
+        if isinstance(v, float) and math.isnan(v):
+            continue
+        return TypeError(f"{name}[{i}]: expected str or bytes, got {type(v).__name__}")
+    return None
+
+
+def _text_chunk(chunk: pa.Array, name: str, source: Any) -> pa.Array:
+    """``chunk`` as an array of strings or bytes: dictionaries decoded, all-null arrays typed."""
+    if pa.types.is_dictionary(chunk.type):
+        chunk = chunk.dictionary_decode()
+    if pa.types.is_null(chunk.type):
+        chunk = chunk.cast(pa.string())
+    if not any(is_type(chunk.type) for is_type in _TEXT_TYPES):
+        error = None
+        if not isinstance(source, (pa.Array, pa.ChunkedArray)):
+            try:
+                error = _bad_element(source, name)
+            except TypeError:
+                pass
+        raise error or TypeError(f"{name}: expected strings or bytes, got an array of {chunk.type}")
+    return chunk

@@ -1,0 +1,56 @@
+"""Type stubs of ``sudoku_batch``; the docstrings are in ``__init__.py``."""
+
+from typing import Iterable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+
+# pandas is not a dependency: a Series is accepted through its values, typed loosely here.
+Puzzles = Union[
+    Sequence[Union[str, bytes, None]],
+    Iterable[Union[str, bytes, None]],
+    npt.NDArray[np.integer],
+    npt.NDArray[np.str_],
+    npt.NDArray[np.object_],
+    pa.Array,
+    pa.ChunkedArray,
+]
+
+COLUMNS: Tuple[str, ...]
+SOLVERS: Tuple[str, ...]
+SYMMETRIES: Tuple[str, ...]
+
+def solve(
+    puzzles: Puzzles,
+    *,
+    limit: int = 2,
+    solver: str = "fast",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    first_line: int = 1,
+) -> pa.Table: ...
+def validate(
+    puzzles: Puzzles,
+    *,
+    solver: str = "fast",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    expected: Optional[Puzzles] = None,
+    minimal: bool = False,
+    duplicates: bool = False,
+    min_clues: Optional[int] = None,
+    all_records: bool = False,
+    first_line: int = 1,
+) -> pa.Table: ...
+def generate(
+    count: int,
+    *,
+    seed: Optional[int] = None,
+    symmetry: str = "none",
+    min_clues: Optional[int] = None,
+    max_clues: Optional[int] = None,
+    attempts: int = 1000,
+    solved: bool = False,
+    threads: Optional[int] = None,
+) -> pa.StringArray: ...

@@ -1,0 +1,40 @@
+"""The compiled module. Its arguments are checked and converted by ``__init__.py``: puzzles
+arrive as a 2-D NumPy array of integers or a list of Arrow arrays of strings or bytes, and
+``threads`` 0 means the library's default."""
+
+from typing import Any, List, Optional
+
+import pyarrow as pa
+
+def solve(
+    puzzles: Any,
+    limit: int,
+    solver: str,
+    threads: int,
+    max_guesses: Optional[int],
+    first_line: int,
+) -> pa.Table: ...
+def validate(
+    puzzles: Any,
+    solver: str,
+    threads: int,
+    max_guesses: Optional[int],
+    expected: Any,
+    minimal: bool,
+    duplicates: bool,
+    min_clues: Optional[int],
+    all: bool,
+    first_line: int,
+) -> pa.Table: ...
+def generate(
+    count: int,
+    seed: int,
+    symmetry: str,
+    min_clues: Optional[int],
+    max_clues: Optional[int],
+    attempts: int,
+    solved: bool,
+    threads: int,
+) -> pa.StringArray: ...
+def max_threads() -> int: ...
+def solvers() -> List[str]: ...

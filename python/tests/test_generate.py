@@ -1,0 +1,68 @@
+"""`generate` makes the command line's puzzles for the same seed and options."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+
+import sudoku_batch
+from conftest import run_cli
+
+
+@pytest.mark.parametrize(
+    "options, flags",
+    [
+        ({}, []),
+        ({"symmetry": "rotational"}, ["--symmetry", "rotational"]),
+        ({"symmetry": "anti-diagonal", "threads": 1}, ["--symmetry", "anti-diagonal"]),
+        ({"min_clues": 25, "max_clues": 27}, ["--min-clues", "25", "--max-clues", "27"]),
+        ({"solved": True}, ["--solved"]),
+    ],
+)
+def test_a_seed_gives_the_command_lines_puzzles(options, flags):
+    got = sudoku_batch.generate(40, seed=11, **options)
+    assert got.type == pa.string()
+    expected = run_cli(["generate", "--count", "40", "--seed", "11", "-qq", *flags], ok=(0,))
+    assert got.to_pylist() == expected.splitlines()
+    clues = [81 - p.count(".") for p in got.to_pylist()]
+    if "min_clues" in options:
+        assert all(25 <= c <= 27 for c in clues)
+    if options.get("solved"):
+        assert clues == [81] * 40
+
+
+def test_every_puzzle_is_unique_and_minimal():
+    puzzles = sudoku_batch.generate(30, seed=1, threads=2)
+    assert sudoku_batch.validate(puzzles, minimal=True).num_rows == 0
+
+
+def test_puzzles_do_not_depend_on_threads_or_count():
+    many = sudoku_batch.generate(50, seed=2**64 - 1, threads=2).to_pylist()
+    assert sudoku_batch.generate(50, seed=2**64 - 1, threads=1).to_pylist() == many
+    assert sudoku_batch.generate(20, seed=2**64 - 1).to_pylist() == many[:20]
+    assert sudoku_batch.generate(20, seed=2**64 - 2).to_pylist() != many[:20]
+    assert len(sudoku_batch.generate(0)) == 0
+    assert (
+        len(set(sudoku_batch.generate(5).to_pylist() + sudoku_batch.generate(5).to_pylist())) == 10
+    )
+
+
+@pytest.mark.parametrize(
+    "options, error, message",
+    [
+        ({"max_clues": 16}, ValueError, "max_clues=16: no puzzle with fewer than 17"),
+        ({"min_clues": 30, "max_clues": 20}, ValueError, "min_clues=30 is more than max_clues=20"),
+        ({"symmetry": "spiral"}, ValueError, "choose one of none"),
+        ({"solved": True, "symmetry": "mirror"}, ValueError, "solved=True"),
+        ({"seed": -1}, ValueError, "seed=-1"),
+        ({"attempts": 0}, ValueError, "attempts=0"),
+        (
+            {"min_clues": 50, "attempts": 2},
+            ValueError,
+            r"puzzle 1: no draw in 2 attempts had at least 50",
+        ),
+    ],
+)
+def test_wrong_options_raise(options, error, message):
+    with pytest.raises(error, match=message):
+        sudoku_batch.generate(3, **{"seed": 1, **options})
