@@ -125,6 +125,7 @@ pub fn validate(
         },
         keep_solutions: false,
         find_redundant: minimal,
+        grade: None,
     };
     let mut checker = Checker::new(duplicates, min_clues);
     let schema = schema(true);
