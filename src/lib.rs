@@ -27,6 +27,7 @@ pub mod generate;
 pub mod grid;
 pub mod logic;
 pub mod pipeline;
+pub mod shard;
 pub mod solver;
 pub mod validate;
 pub mod words;

@@ -4,12 +4,14 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use super::shard::ShardArgs;
+
 use sudoku_batch::generate::Symmetry;
 use sudoku_batch::logic::Ruleset;
-use sudoku_batch::pipeline::DEFAULT_BATCH;
 use sudoku_batch::pipeline::grade::GradeOptions;
-use sudoku_batch::pipeline::read::{Column, Format, Header, ReadOptions};
+use sudoku_batch::pipeline::read::{Column, Format, Header, ReadOptions, Source, inputs};
 use sudoku_batch::pipeline::write::OutputFormat;
+use sudoku_batch::pipeline::{DEFAULT_BATCH, RunError};
 use sudoku_batch::solver::{Limits, Strategy};
 
 /// The solutions counted when `--limit` is not given: two, which proves a puzzle unique.
@@ -139,6 +141,30 @@ pub struct InputArgs {
 
     #[command(flatten)]
     pub read: ReadArgs,
+
+    #[command(flatten)]
+    pub shard: ShardArgs,
+}
+
+impl InputArgs {
+    /// The inputs these arguments name and how to read them, the shard included; a usage
+    /// error for a shard that cannot be had, before any file is created.
+    pub fn open(&self) -> Result<(Vec<Source>, ReadOptions), RunError> {
+        let inputs = inputs::expand(&self.inputs, self.glob.as_deref())?;
+        let shard = self.shard.shard()?;
+        if shard.is_some() && inputs.contains(&Source::Stdin) {
+            return Err(super::shard::usage(
+                "it needs input files, not stdin: the records are counted before the \
+                 shard is read"
+                    .into(),
+            ));
+        }
+        let read = ReadOptions {
+            shard,
+            ..self.read.options()
+        };
+        Ok((inputs, read))
+    }
 }
 
 /// How to read an input: format, CSV column and header (`solve`, `validate` and `bench`).
@@ -198,6 +224,7 @@ impl ReadArgs {
             expect_column: None,
             delimiter: self.delimiter,
             field: self.field,
+            shard: None,
         }
     }
 }
@@ -351,6 +378,16 @@ pub struct GenerateArgs {
 
     #[command(flatten)]
     pub output: OutputArgs,
+
+    /// Write only part K of N of the puzzles (0 <= K < N; needs --seed): a contiguous range of
+    /// the --count, so that parts 0 to N-1 concatenated are the output of one run. `auto`:
+    /// from the environment, as for `solve --shard`.
+    #[arg(long, value_name = "K/N|auto", requires = "seed")]
+    pub shard: Option<super::shard::ShardArg>,
+
+    /// With --shard auto: the number of parts N (a Kubernetes Indexed Job's completions).
+    #[arg(long, value_name = "N", requires = "shard", value_parser = clap::value_parser!(u64).range(1..))]
+    pub shards: Option<u64>,
 }
 
 /// Which solver and how many threads, for `validate` (which always counts solutions to 2).

@@ -89,6 +89,13 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
         eprintln!("sudoku-batch: seed {s}");
         s
     });
+    let shard = super::shard::ShardArgs {
+        shard: args.shard,
+        shards: args.shards,
+    }
+    .shard()?;
+    // This process makes the puzzles of these indices: all of them, or its shard's part.
+    let indices = shard.map_or(0..args.count, |s| s.range(args.count));
     let solved = args.solved;
     let output = Output::from_arg(args.output.output.as_deref());
     let name = output.display_name();
@@ -100,9 +107,10 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     // whole lines are written; the second exits at once.
     let stop = stop_on_signal();
     let stopped = || stop.is_some_and(Stop::is_set);
-    let mut written = 0;
-    'chunks: while written < args.count && !stopped() {
-        let end = (written + CHUNK).min(args.count);
+    // The next index to write.
+    let mut next = indices.start;
+    'chunks: while next < indices.end && !stopped() {
+        let end = (next + CHUNK).min(indices.end);
         let make = Make {
             seed,
             solved,
@@ -114,8 +122,8 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
             rating: args.rating.options(),
             stop,
         };
-        let made = make_chunk(&pool, written..end, &make);
-        for (i, made) in (written..).zip(made) {
+        let made = make_chunk(&pool, next..end, &make);
+        for (i, made) in (next..).zip(made) {
             let line = match made {
                 Made::Line(line) => line,
                 // Indices after a stop may be made, but only the whole prefix is written.
@@ -155,19 +163,21 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                 }
             };
             writeln!(out, "{line}").map_err(write_err(&name))?;
-            written = i + 1;
+            next = i + 1;
         }
         out.flush().map_err(write_err(&name))?;
+        let written = next - indices.start;
         bar.update(&Progress {
             records: written,
             bytes_read: written,
-            bytes_total: Some(args.count),
+            bytes_total: Some(indices.end - indices.start),
             elapsed: started.elapsed(),
         });
     }
     out.flush().map_err(write_err(&name))?;
     bar.finish();
-    let interrupted = written < args.count;
+    let interrupted = next < indices.end;
+    let written = next - indices.start;
     if args.output.summary() {
         let noun = if solved {
             ("grid", "grids")

@@ -1,7 +1,7 @@
 //! `sudoku-batch grade`: every puzzle rated on the Sudoku Explainer scale, through the
 //! pipeline of `solve`, with the ER bands in the summary.
 
-use sudoku_batch::pipeline::read::{Source, inputs};
+use sudoku_batch::pipeline::read::Source;
 use sudoku_batch::pipeline::solve::{SolveOptions, Status};
 use sudoku_batch::pipeline::{self, Config, Output, RunError};
 use sudoku_batch::solver::Limits;
@@ -12,8 +12,9 @@ use super::{Exit, stop_on_signal, to_stderr};
 
 /// Runs `grade`.
 pub fn run(args: GradeArgs) -> Result<Exit, RunError> {
+    let (inputs, read) = args.input.open()?;
     let config = Config {
-        read: args.input.read.options(),
+        read,
         solve: SolveOptions {
             strategy: args.solver.solver,
             // Only a puzzle proved to have exactly one solution is rated.
@@ -30,7 +31,7 @@ pub fn run(args: GradeArgs) -> Result<Exit, RunError> {
         batch_size: args.batch_size,
         stop: stop_on_signal(),
         resume: args.resume,
-        inputs: inputs::expand(&args.input.inputs, args.input.glob.as_deref())?,
+        inputs,
         output_format: args.output_format,
         ..Config::new(
             Source::Stdin,

@@ -7,6 +7,7 @@ mod explain;
 mod generate;
 mod grade;
 mod progress;
+mod shard;
 mod solve;
 mod validate;
 

@@ -1,6 +1,6 @@
 //! `sudoku-batch solve`: the streaming pipeline with its results rows.
 
-use sudoku_batch::pipeline::read::{Source, inputs};
+use sudoku_batch::pipeline::read::Source;
 use sudoku_batch::pipeline::solve::{SolveOptions, Status};
 use sudoku_batch::pipeline::{self, Config, Output, RunError};
 
@@ -10,8 +10,9 @@ use super::{Exit, print_summary, stop_on_signal};
 
 /// Runs `solve`.
 pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
+    let (inputs, read) = args.input.open()?;
     let config = Config {
-        read: args.input.read.options(),
+        read,
         solve: SolveOptions {
             strategy: args.solver.solver,
             limits: args.solver.limits(),
@@ -24,7 +25,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
         emit_solutions: args.emit_solutions.clone(),
         stop: stop_on_signal(),
         resume: args.resume,
-        inputs: inputs::expand(&args.input.inputs, args.input.glob.as_deref())?,
+        inputs,
         output_format: args.output_format,
         ..Config::new(
             Source::Stdin,

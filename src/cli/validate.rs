@@ -4,7 +4,7 @@
 //! record's problems. This module writes only the rows that fail (or all with `--all`) with the
 //! extra `problem` column, and gives the summary and the exit code.
 
-use sudoku_batch::pipeline::read::{ReadOptions, Source, inputs};
+use sudoku_batch::pipeline::read::{ReadOptions, Source};
 use sudoku_batch::pipeline::solve::SolveOptions;
 use sudoku_batch::pipeline::write::{Value, row_values};
 use sudoku_batch::pipeline::{self, Config, Output, RunError};
@@ -17,10 +17,11 @@ use super::{Exit, to_stderr};
 
 /// Runs `validate`.
 pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
+    let (inputs, read) = args.input.open()?;
     let config = Config {
         read: ReadOptions {
             expect_column: args.expect_column.clone(),
-            ..args.input.read.options()
+            ..read
         },
         solve: SolveOptions {
             strategy: args.solver.solver,
@@ -37,7 +38,7 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
         batch_size: args.batch_size,
         // Ctrl-C stops at a batch boundary, like `solve`: the report stays a valid CSV.
         stop: super::stop_on_signal(),
-        inputs: inputs::expand(&args.input.inputs, args.input.glob.as_deref())?,
+        inputs,
         output_format: args.output_format,
         ..Config::new(
             Source::Stdin,

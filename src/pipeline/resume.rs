@@ -87,6 +87,9 @@ pub struct RunOptions {
     /// How puzzles are rated (`grade`), if they are.
     #[serde(default)]
     pub grade: Option<String>,
+    /// `--shard K/N`, if given.
+    #[serde(default)]
+    pub shard: Option<String>,
 }
 
 impl RunOptions {
@@ -111,6 +114,7 @@ impl RunOptions {
                 .solve
                 .grade
                 .map(|g| format!("ruleset {:?}, max time {:?}", g.ruleset, g.max_time)),
+            shard: read.shard.map(|s| s.to_string()),
         }
     }
 
@@ -171,6 +175,10 @@ impl RunOptions {
             .or_else(|| {
                 let rating = |g: &Option<String>| g.clone().unwrap_or_else(|| "none".into());
                 was("rating", rating(&self.grade), rating(&now.grade))
+            })
+            .or_else(|| {
+                let shard = |s: &Option<String>| s.clone().unwrap_or_else(|| "none".into());
+                was("--shard", shard(&self.shard), shard(&now.shard))
             })
     }
 }

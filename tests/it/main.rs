@@ -21,5 +21,6 @@ mod output_formats;
 mod properties;
 mod safety;
 mod scheduling;
+mod shards;
 mod solve;
 mod validate;

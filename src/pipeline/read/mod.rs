@@ -22,11 +22,13 @@ mod text;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::grid::{CELLS, Grid};
+use crate::shard::Shard;
 
 /// The longest record kept in memory, in bytes. A longer one becomes one `invalid` record and
 /// the rest of it is skipped without being stored.
@@ -237,6 +239,10 @@ pub struct ReadOptions {
     /// Text: the 0-based field of each line that holds the puzzle (fields separated by runs of
     /// spaces, tabs, `,`, `;` or `|`); `None`: the line's start, or its one field of 81 cells.
     pub field: Option<usize>,
+    /// Read only this part of the records of all the inputs together ([`Shard::range`] of
+    /// their count), keeping their `line`s. The records are counted first, in a pass of their
+    /// own, so the inputs must be files: stdin is refused with [`ReadError::Usage`].
+    pub shard: Option<Shard>,
 }
 
 impl ReadOptions {
@@ -326,6 +332,11 @@ pub struct Reader {
     /// The puzzle column of each input with columns, as [`RecordSource::column_used`] says:
     /// the distinct ones, in the order met.
     columns: Arc<Mutex<Vec<String>>>,
+    /// The records read: those whose index among all the inputs' records (from 0) is in this
+    /// range; everything unless [`ReadOptions::shard`] is given.
+    keep: Range<u64>,
+    /// Records met so far in the inputs, kept or not.
+    met: u64,
 }
 
 impl std::fmt::Debug for Reader {
@@ -407,6 +418,10 @@ impl Reader {
                 size = None;
             }
         }
+        let keep = match options.shard {
+            Some(shard) => shard.range(count_records(sources, options)?),
+            None => 0..u64::MAX,
+        };
         let bytes_read = Arc::new(AtomicU64::new(0));
         let records = open_one(first, options, &bytes_read)?;
         let reader = Reader {
@@ -419,6 +434,8 @@ impl Reader {
             bytes_read,
             size: size.filter(|&n| n > 0),
             columns: Arc::default(),
+            keep,
+            met: 0,
         };
         reader.note_column();
         Ok(reader)
@@ -446,6 +463,9 @@ impl Reader {
             f => f,
         };
         options.check(name, format)?;
+        if options.shard.is_some() {
+            return Err(shard_needs_files(name));
+        }
         let bytes_read = Arc::new(AtomicU64::new(0));
         let stream = Stream {
             name,
@@ -465,6 +485,8 @@ impl Reader {
             bytes_read,
             size: None,
             columns: Arc::default(),
+            keep: 0..u64::MAX,
+            met: 0,
         };
         reader.note_column();
         Ok(reader)
@@ -489,11 +511,18 @@ impl Reader {
             return Ok(Some(record));
         }
         loop {
+            if self.met >= self.keep.end {
+                return Ok(None);
+            }
             let next = self
                 .records
                 .next_record()
                 .map_err(|e| io_error(self.name(), e))?;
             if let Some(mut record) = next {
+                self.met += 1;
+                if self.met <= self.keep.start {
+                    continue;
+                }
                 record.file = self.current as u32;
                 return Ok(Some(record));
             }
@@ -557,6 +586,34 @@ impl Iterator for Reader {
 
     fn next(&mut self) -> Option<Self::Item> {
         self.next_record().transpose()
+    }
+}
+
+/// How many records `sources` hold together, read with `options` (but its shard): a pass of
+/// its own before a shard is read.
+fn count_records(sources: &[Source], options: &ReadOptions) -> Result<u64, ReadError> {
+    if sources.contains(&Source::Stdin) {
+        return Err(shard_needs_files("<stdin>"));
+    }
+    let all = ReadOptions {
+        shard: None,
+        ..options.clone()
+    };
+    let mut reader = Reader::open_all(sources, &all)?;
+    let mut count = 0;
+    while reader.next_record()?.is_some() {
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// The refusal of `--shard` for an input that is not a file.
+fn shard_needs_files(name: &str) -> ReadError {
+    ReadError::Usage {
+        path: name.to_string(),
+        message: "--shard needs input files: their records are counted before the shard is \
+                  read, and stdin can be read only once"
+            .into(),
     }
 }
 

@@ -1,0 +1,184 @@
+//! `--shard K/N|auto` and `--shards N`: which part of a run this process does, given on the
+//! command line or taken from the environment a cluster's scheduler sets.
+
+use clap::Args;
+use sudoku_batch::pipeline::RunError;
+use sudoku_batch::shard::Shard;
+
+/// `--shard` and `--shards`, flattened into the commands that take them.
+#[derive(Debug, Args)]
+pub struct ShardArgs {
+    /// Do part K of N (0 <= K < N): a contiguous range of the records, each row keeping its
+    /// `line`, so that the outputs of parts 0 to N-1 concatenated (or given to `merge`) are
+    /// the output of one run, but for time_ns. The records are counted in a first pass, so
+    /// the inputs must be files (not stdin). `auto`: K and N from SLURM_ARRAY_TASK_ID (less
+    /// SLURM_ARRAY_TASK_MIN) and SLURM_ARRAY_TASK_COUNT, or K from JOB_COMPLETION_INDEX
+    /// (Kubernetes Indexed Job) with N from --shards.
+    #[arg(long, value_name = "K/N|auto")]
+    pub shard: Option<ShardArg>,
+
+    /// With --shard auto: the number of parts N (a Kubernetes Indexed Job's completions).
+    #[arg(long, value_name = "N", requires = "shard", value_parser = clap::value_parser!(u64).range(1..))]
+    pub shards: Option<u64>,
+}
+
+/// A `--shard` value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShardArg {
+    /// `K/N`.
+    Given(Shard),
+    /// `auto`: from the environment.
+    Auto,
+}
+
+impl std::str::FromStr for ShardArg {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<ShardArg, String> {
+        match s {
+            "auto" => Ok(ShardArg::Auto),
+            _ => s.parse().map(ShardArg::Given),
+        }
+    }
+}
+
+impl ShardArgs {
+    /// The part asked for, if any, the environment read through `var`; a usage error when
+    /// the arguments and the environment do not make one.
+    pub fn resolve(&self, var: impl Fn(&str) -> Option<String>) -> Result<Option<Shard>, String> {
+        let auto = match (self.shard, self.shards) {
+            (None, _) => return Ok(None),
+            (Some(ShardArg::Given(_)), Some(_)) => {
+                return Err("--shards N goes with --shard auto; --shard K/N names N itself".into());
+            }
+            (Some(ShardArg::Given(shard)), None) => return Ok(Some(shard)),
+            (Some(ShardArg::Auto), shards) => shards,
+        };
+        let number = |name: &str| -> Result<Option<u64>, String> {
+            var(name)
+                .map(|v| {
+                    v.trim()
+                        .parse::<u64>()
+                        .map_err(|_| format!("--shard auto: {name}={v:?} is not a number"))
+                })
+                .transpose()
+        };
+        let slurm_index = || -> Result<Option<u64>, String> {
+            let Some(id) = number("SLURM_ARRAY_TASK_ID")? else {
+                return Ok(None);
+            };
+            let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            id.checked_sub(min).map(Some).ok_or_else(|| {
+                format!(
+                    "--shard auto: SLURM_ARRAY_TASK_ID {id} is below SLURM_ARRAY_TASK_MIN {min}"
+                )
+            })
+        };
+        let (index, count) = match auto {
+            Some(count) => {
+                let index = match number("JOB_COMPLETION_INDEX")? {
+                    Some(k) => k,
+                    None => slurm_index()?.ok_or(
+                        "--shard auto: neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID is set",
+                    )?,
+                };
+                (index, count)
+            }
+            None => {
+                let Some(index) = slurm_index()? else {
+                    return Err(if var("JOB_COMPLETION_INDEX").is_some() {
+                        "--shard auto: JOB_COMPLETION_INDEX gives K but not N; give --shards N \
+                         (the Job's completions)"
+                            .into()
+                    } else {
+                        "--shard auto: SLURM_ARRAY_TASK_ID is not set (nor JOB_COMPLETION_INDEX \
+                         with --shards N); give --shard K/N"
+                            .into()
+                    });
+                };
+                let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or(
+                    "--shard auto: SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT",
+                )?;
+                (index, count)
+            }
+        };
+        Shard::new(index, count).map(Some).ok_or_else(|| {
+            format!("--shard auto: part {index} of {count} does not exist (0 <= K < N)")
+        })
+    }
+
+    /// [`ShardArgs::resolve`] from the process environment, as a usage error of the run.
+    pub fn shard(&self) -> Result<Option<Shard>, RunError> {
+        self.resolve(|name| std::env::var(name).ok()).map_err(usage)
+    }
+}
+
+/// A shard option the run cannot take, as the run's error (exit 2).
+pub fn usage(message: String) -> RunError {
+    let (path, message) = match message.strip_prefix("--shard auto: ") {
+        Some(rest) => ("--shard auto", rest.to_string()),
+        None => ("--shard", message),
+    };
+    RunError::Usage {
+        path: path.into(),
+        message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolve(
+        shard: &str,
+        shards: Option<u64>,
+        env: &[(&str, &str)],
+    ) -> Result<Option<Shard>, String> {
+        let args = ShardArgs {
+            shard: Some(shard.parse().unwrap()),
+            shards,
+        };
+        args.resolve(|name| {
+            env.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string())
+        })
+    }
+
+    #[test]
+    fn auto_reads_slurm_and_kubernetes() {
+        let slurm = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "7"),
+        ];
+        assert_eq!(resolve("auto", None, &slurm), Ok(Shard::new(3, 7)));
+        let from_one = [
+            ("SLURM_ARRAY_TASK_ID", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert_eq!(resolve("auto", None, &from_one), Ok(Shard::new(3, 4)));
+        let k8s = [("JOB_COMPLETION_INDEX", "2")];
+        assert_eq!(resolve("auto", Some(5), &k8s), Ok(Shard::new(2, 5)));
+        assert_eq!(resolve("1/2", None, &k8s), Ok(Shard::new(1, 2)));
+    }
+
+    #[test]
+    fn auto_refuses_what_makes_no_shard() {
+        let k8s = [("JOB_COMPLETION_INDEX", "2")];
+        assert!(
+            resolve("auto", None, &k8s)
+                .unwrap_err()
+                .contains("--shards N")
+        );
+        assert!(
+            resolve("auto", Some(2), &k8s)
+                .unwrap_err()
+                .contains("does not exist")
+        );
+        assert!(resolve("auto", None, &[]).is_err());
+        assert!(resolve("auto", None, &[("SLURM_ARRAY_TASK_ID", "1")]).is_err());
+        assert!(resolve("auto", Some(3), &[("JOB_COMPLETION_INDEX", "x")]).is_err());
+        assert!(resolve("0/2", Some(2), &[]).is_err());
+    }
+}

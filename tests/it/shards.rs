@@ -1,0 +1,231 @@
+//! `--shard K/N` and `merge`: the parts of a run, concatenated or merged, are the run on one
+//! machine (but for `time_ns`), for text, CSV and gzip inputs, one or several at a time.
+
+use std::path::{Path, PathBuf};
+
+use crate::util::{bin, data, gzip, mixed_records, sample_puzzles, write};
+
+/// The part counts tried.
+const PARTS: [u64; 4] = [1, 2, 3, 7];
+
+/// A mixed corpus in `dir`: a text file (valid and invalid records, comments, a BOM), a CSV
+/// file and a gzip text file.
+fn corpus(dir: &Path) -> Vec<PathBuf> {
+    let mut text = mixed_records();
+    for p in sample_puzzles().iter().take(150) {
+        text.extend_from_slice(p.as_bytes());
+        text.push(b'\n');
+    }
+    let zipped: String = sample_puzzles()[500..540]
+        .iter()
+        .map(|p| format!("{p}\n# between\n"))
+        .collect();
+    vec![
+        write(dir, "mixed.txt", text),
+        data("kaggle_quizzes.csv"),
+        write(dir, "more.txt.gz", gzip(zipped.as_bytes())),
+    ]
+}
+
+/// The CSV `text` with the `time_ns` column, if any, blanked.
+fn without_times(text: &str) -> String {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    let mut rows = reader.records().map(|r| r.expect("valid CSV"));
+    let Some(header) = rows.next() else {
+        return String::new();
+    };
+    let time = header.iter().position(|f| f == "time_ns");
+    let mut out = header.iter().collect::<Vec<_>>().join(",") + "\n";
+    for row in rows {
+        let fields: Vec<&str> = row
+            .iter()
+            .enumerate()
+            .map(|(i, f)| if Some(i) == time { "" } else { f })
+            .collect();
+        out += &fields.join(",");
+        out.push('\n');
+    }
+    out
+}
+
+/// Runs `sudoku-batch ARGS` and returns its stdout, after checking its exit code is `code`.
+fn run(args: &[&str], code: i32) -> String {
+    let out = bin().args(args).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The outputs of `command ARGS --shard K/N INPUTS` for K in 0..N, each written to a file in
+/// `dir`.
+fn shard_files(dir: &Path, args: &[&str], inputs: &[PathBuf], n: u64, code: i32) -> Vec<PathBuf> {
+    (0..n)
+        .map(|k| {
+            let path = dir.join(format!("{}-{k}-of-{n}.csv", args[0]));
+            let shard = format!("{k}/{n}");
+            let mut all: Vec<&str> = args.to_vec();
+            all.extend(["-q", "--shard", &shard, "-o", path.to_str().unwrap()]);
+            all.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+            let out = bin().args(&all).output().unwrap();
+            // A part's exit code is its own records'; only 2 (an error) is wrong.
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)) || code == 2,
+                "{all:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            path
+        })
+        .collect()
+}
+
+/// The files concatenated, the header kept from the first only.
+fn concatenate(files: &[PathBuf]) -> String {
+    let mut out = String::new();
+    for (i, f) in files.iter().enumerate() {
+        let text = std::fs::read_to_string(f).unwrap();
+        let body = if i == 0 {
+            &text[..]
+        } else {
+            text.split_once('\n').map_or("", |(_, rest)| rest)
+        };
+        out += body;
+    }
+    out
+}
+
+/// Checks that the parts of `command ARGS INPUTS` concatenated, and merged, are the whole.
+fn parts_make_the_whole(args: &[&str], inputs: &[PathBuf], _merge_input: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut whole_args: Vec<&str> = args.to_vec();
+    whole_args.push("-q");
+    whole_args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+    let whole = bin().args(&whole_args).output().unwrap();
+    let code = whole.status.code().unwrap();
+    let whole = without_times(&String::from_utf8(whole.stdout).unwrap());
+    assert!(whole.lines().count() > 1, "{args:?}: no rows");
+    for n in PARTS {
+        let files = shard_files(dir.path(), args, inputs, n, code);
+        crate::util::assert_same(
+            &without_times(&concatenate(&files)),
+            &whole,
+            &format!("{args:?} in {n} parts, concatenated"),
+        );
+    }
+}
+
+#[test]
+fn solve_parts_of_several_inputs_make_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    parts_make_the_whole(&["solve"], &corpus(dir.path()), false);
+}
+
+#[test]
+fn solve_parts_of_each_kind_of_input_make_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    for input in corpus(dir.path()) {
+        parts_make_the_whole(&["solve"], &[input], true);
+    }
+}
+
+#[test]
+fn validate_and_grade_parts_make_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = corpus(dir.path());
+    parts_make_the_whole(&["validate", "--all"], &inputs, false);
+    // Only the failing rows: the lines have gaps, which merge without --input accepts.
+    parts_make_the_whole(&["validate"], &inputs[..1], false);
+    parts_make_the_whole(&["grade", "--max-time-ms", "2000"], &inputs[1..], false);
+}
+
+#[test]
+fn bad_shards_are_refused_before_any_file_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let input = data("kaggle_quizzes.csv");
+    for bad in ["3/3", "1/0", "-1/2", "1", "x/2", "auto"] {
+        let got = bin()
+            .args(["solve", "--shard", bad, "-o"])
+            .arg(&out)
+            .arg(&input)
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env_remove("JOB_COMPLETION_INDEX")
+            .output()
+            .unwrap();
+        assert_eq!(got.status.code(), Some(2), "--shard {bad}");
+        assert!(!out.exists(), "--shard {bad} made the output");
+    }
+    // stdin cannot be counted first.
+    let got = bin()
+        .args(["solve", "--shard", "0/2", "-o"])
+        .arg(&out)
+        .write_stdin(
+            "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..\n",
+        )
+        .output()
+        .unwrap();
+    assert_eq!(got.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&got.stderr).contains("not stdin"));
+    assert!(!out.exists());
+}
+
+#[test]
+fn auto_takes_the_part_from_slurm_and_kubernetes() {
+    let input = data("kaggle_quizzes.csv");
+    let given = run(
+        &["solve", "-q", "--shard", "2/3", input.to_str().unwrap()],
+        0,
+    );
+    let slurm = bin()
+        .args(["solve", "-q", "--shard", "auto"])
+        .arg(&input)
+        .env("SLURM_ARRAY_TASK_ID", "3")
+        .env("SLURM_ARRAY_TASK_MIN", "1")
+        .env("SLURM_ARRAY_TASK_COUNT", "3")
+        .output()
+        .unwrap();
+    assert_eq!(
+        without_times(&String::from_utf8(slurm.stdout).unwrap()),
+        without_times(&given)
+    );
+    let k8s = bin()
+        .args(["solve", "-q", "--shard", "auto", "--shards", "3"])
+        .arg(&input)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env("JOB_COMPLETION_INDEX", "2")
+        .output()
+        .unwrap();
+    assert_eq!(
+        without_times(&String::from_utf8(k8s.stdout).unwrap()),
+        without_times(&given)
+    );
+}
+
+#[test]
+fn resume_keeps_the_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = data("kaggle_quizzes.csv");
+    let out = dir.path().join("part.csv");
+    let part = |shard: &str| {
+        bin()
+            .args(["solve", "-q", "--resume", "--shard", shard, "-o"])
+            .arg(&out)
+            .arg(&input)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(part("1/2").status.code(), Some(0));
+    let done = std::fs::read_to_string(&out).unwrap();
+    // Resuming the finished part checks each row against the part's records and adds none.
+    assert_eq!(part("1/2").status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), done);
+    // Another part's records are not those rows.
+    let other = part("0/2");
+    assert_eq!(other.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), done);
+}
