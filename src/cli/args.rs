@@ -47,6 +47,12 @@ Exit codes:
   2    usage or I/O error, or no draw met --min-clues/--max-clues within --attempts
   130  interrupted (Ctrl-C or SIGTERM); every line written so far is a whole puzzle";
 
+/// Exit codes of `merge`.
+pub const MERGE_EXIT_CODES: &str = "\
+Exit codes:
+  0  the parts fit together and OUTPUT was written
+  2  the parts do not fit (header, overlap, order, a gap), or an I/O error; nothing is written";
+
 /// Exit codes of `explain`.
 pub const EXPLAIN_EXIT_CODES: &str = "\
 Exit codes:
@@ -124,6 +130,15 @@ pub enum Command {
     /// with `not rated: ...` in `error`. The summary counts puzzles per band of ER.
     #[command(after_help = GRADE_EXIT_CODES)]
     Grade(GradeArgs),
+    /// Join the CSV outputs of the parts of a run (--shard K/N) into the output of the whole.
+    ///
+    /// Checks that every part has the first part's header and that the `line`s keep
+    /// increasing from part to part (per input, the inputs in order, when there is a `file`
+    /// column): no overlap, nothing out of order. With --input, also that every record of that
+    /// input has its row (no gap; for the outputs of solve, grade and validate --all). Then
+    /// writes the first header and every part's rows. On a problem, nothing is written.
+    #[command(after_help = MERGE_EXIT_CODES)]
+    Merge(MergeArgs),
 }
 
 /// Where puzzles come from and how to read them.
@@ -548,6 +563,24 @@ pub struct GradeArgs {
     /// Records per batch handed to the worker threads.
     #[arg(long, value_name = "N", default_value_t = 256, hide = true)]
     pub batch_size: usize,
+}
+
+/// The arguments of `merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Where the whole goes (`-`: stdout).
+    pub output: PathBuf,
+
+    /// The parts' CSV outputs, in order: part 0 first.
+    #[arg(required = true)]
+    pub parts: Vec<PathBuf>,
+
+    /// The input the parts were made from: every record must have its row.
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
 }
 
 /// The arguments of `explain`.

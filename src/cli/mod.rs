@@ -6,6 +6,7 @@ mod bench;
 mod explain;
 mod generate;
 mod grade;
+mod merge;
 mod progress;
 mod shard;
 mod solve;
@@ -51,6 +52,7 @@ pub fn run(cli: Cli) -> Exit {
         Command::Generate(args) => generate::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Grade(args) => grade::run(args),
+        Command::Merge(args) => merge::run(args),
     };
     match result {
         Ok(exit) => exit,

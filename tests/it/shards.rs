@@ -100,7 +100,7 @@ fn concatenate(files: &[PathBuf]) -> String {
 }
 
 /// Checks that the parts of `command ARGS INPUTS` concatenated, and merged, are the whole.
-fn parts_make_the_whole(args: &[&str], inputs: &[PathBuf], _merge_input: bool) {
+fn parts_make_the_whole(args: &[&str], inputs: &[PathBuf], merge_input: bool) {
     let dir = tempfile::tempdir().unwrap();
     let mut whole_args: Vec<&str> = args.to_vec();
     whole_args.push("-q");
@@ -115,6 +115,19 @@ fn parts_make_the_whole(args: &[&str], inputs: &[PathBuf], _merge_input: bool) {
             &without_times(&concatenate(&files)),
             &whole,
             &format!("{args:?} in {n} parts, concatenated"),
+        );
+        let merged = dir.path().join(format!("merged-{n}.csv"));
+        let mut merge: Vec<&str> = vec!["merge"];
+        if merge_input {
+            merge.extend(["--input", inputs[0].to_str().unwrap()]);
+        }
+        merge.push(merged.to_str().unwrap());
+        merge.extend(files.iter().map(|p| p.to_str().unwrap()));
+        run(&merge, 0);
+        crate::util::assert_same(
+            &without_times(&std::fs::read_to_string(&merged).unwrap()),
+            &whole,
+            &format!("{args:?} in {n} parts, merged"),
         );
     }
 }
@@ -228,4 +241,68 @@ fn resume_keeps_the_part() {
     let other = part("0/2");
     assert_eq!(other.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), done);
+}
+
+#[test]
+fn generate_parts_make_the_whole() {
+    let whole = run(&["generate", "-q", "-n", "23", "--seed", "7"], 0);
+    for n in PARTS {
+        let parts: String = (0..n)
+            .map(|k| {
+                let shard = format!("{k}/{n}");
+                run(
+                    &[
+                        "generate", "-q", "-n", "23", "--seed", "7", "--shard", &shard,
+                    ],
+                    0,
+                )
+            })
+            .collect();
+        crate::util::assert_same(&parts, &whole, &format!("generate in {n} parts"));
+    }
+    // Without a seed the parts would draw different puzzles.
+    run(&["generate", "-q", "-n", "5", "--shard", "0/2"], 2);
+    run(
+        &["generate", "-q", "-n", "5", "--seed", "1", "--shard", "2/2"],
+        2,
+    );
+}
+
+#[test]
+fn merge_refuses_parts_that_do_not_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = data("kaggle_quizzes.csv");
+    let files = shard_files(dir.path(), &["solve"], std::slice::from_ref(&input), 3, 0);
+    let out = dir.path().join("whole.csv");
+    let merge = |parts: &[&PathBuf], with_input: bool| {
+        let mut cmd = bin();
+        cmd.arg("merge");
+        if with_input {
+            cmd.arg("--input").arg(&input);
+        }
+        cmd.arg(&out).args(parts).output().unwrap()
+    };
+    let refused = |parts: &[&PathBuf], with_input: bool, why: &str| {
+        let got = merge(parts, with_input);
+        assert_eq!(got.status.code(), Some(2), "{parts:?}");
+        let stderr = String::from_utf8_lossy(&got.stderr);
+        assert!(stderr.contains(why), "{stderr}");
+        assert!(!out.exists(), "{parts:?}: wrote the output");
+    };
+    let [a, b, c] = [&files[0], &files[1], &files[2]];
+    refused(&[a, c, b], false, "out of order");
+    refused(&[a, b, b, c], false, "overlap");
+    // A gap shows only against the input.
+    refused(&[a, c], true, "a part is missing");
+    refused(&[a, b], true, "a part is missing");
+    let grade = dir.path().join("grade.csv");
+    let graded = bin()
+        .args(["grade", "-q", "-o"])
+        .arg(&grade)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(graded.status.code(), Some(0));
+    refused(&[a, &grade], false, "header");
+    assert_eq!(merge(&[a, c], false).status.code(), Some(0));
 }
