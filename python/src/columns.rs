@@ -1,52 +1,55 @@
-//! Result rows as Arrow columns: the columns of `sudoku-batch solve` (and `validate`'s extra
-//! `problem`), filled from the library's [`row_values`], so that a row holds what the command
-//! line writes. Numbers are `uint64`, texts `string`; a field the command line leaves empty is
-//! null.
+//! Result rows as Arrow columns: the columns of the command line's verbs (the library's
+//! [`COLUMNS`] for `solve`, with `validate`'s extra `problem`, and [`GRADE_COLUMNS`] for
+//! `grade`), filled from the library's [`row_values`] and [`grade_values`], so that a row holds
+//! what the command line writes. Numbers are `uint64`, ratings `float64` (`2.3`, as Parquet
+//! output has them), texts `string`; a field the command line leaves empty is null.
 //!
 //! Each worker fills a [`Columns`] for its chunk of records and makes it a record batch; the
 //! table is the batches in input order, so no row is copied twice.
+//!
+//! [`COLUMNS`]: sudoku_batch::pipeline::write::COLUMNS
+//! [`GRADE_COLUMNS`]: sudoku_batch::pipeline::write::GRADE_COLUMNS
+//! [`row_values`]: sudoku_batch::pipeline::write::row_values
+//! [`grade_values`]: sudoku_batch::pipeline::write::grade_values
 
 use std::sync::Arc;
 
-use arrow_array::builder::{StringBuilder, UInt64Builder};
+use arrow_array::builder::{Float64Builder, StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_pyarrow::Table;
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use arrow_schema::{DataType, Field as ArrowField, Schema, SchemaRef};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use sudoku_batch::grid::CELLS;
-use sudoku_batch::pipeline::solve::Row;
-use sudoku_batch::pipeline::write::{COLUMNS, Value, row_values};
+use sudoku_batch::pipeline::write::{Field, Kind, Value};
 
 /// The extra column of `validate`.
-pub const PROBLEM: &str = "problem";
+pub const PROBLEM: Field = Field::new("problem", Kind::Text);
 
-/// The schema of `solve`'s rows, and with `problem` of `validate`'s.
-pub fn schema(problem: bool) -> SchemaRef {
-    let mut fields: Vec<Field> = COLUMNS
+/// The number columns that every row fills; the others (`grade`'s `steps`) may be null.
+const ALWAYS_FILLED: [&str; 4] = ["line", "solutions", "guesses", "time_ns"];
+
+/// The schema of rows with the library's `fields`.
+pub fn schema(fields: &[Field]) -> SchemaRef {
+    let fields: Vec<ArrowField> = fields
         .iter()
-        .map(|&name| {
-            if is_number(name) {
-                Field::new(name, DataType::UInt64, false)
-            } else {
-                Field::new(name, DataType::Utf8, true)
+        .map(|f| match f.kind {
+            Kind::Number => {
+                ArrowField::new(f.name, DataType::UInt64, !ALWAYS_FILLED.contains(&f.name))
+            }
+            Kind::Rating => ArrowField::new(f.name, DataType::Float64, true),
+            Kind::Text | Kind::Grid | Kind::Category => {
+                ArrowField::new(f.name, DataType::Utf8, true)
             }
         })
         .collect();
-    if problem {
-        fields.push(Field::new(PROBLEM, DataType::Utf8, true));
-    }
     Arc::new(Schema::new(fields))
-}
-
-/// The columns that hold numbers; the others hold text.
-fn is_number(name: &str) -> bool {
-    matches!(name, "line" | "solutions" | "guesses" | "time_ns")
 }
 
 /// One column being filled.
 enum Builder {
     Number(UInt64Builder),
+    Rating(Float64Builder),
     Text(StringBuilder),
 }
 
@@ -54,8 +57,6 @@ enum Builder {
 pub struct Columns {
     schema: SchemaRef,
     builders: Vec<Builder>,
-    /// Where `row_values` puts the text of the `error` column.
-    error: String,
     /// Rows filled since the last batch.
     rows: usize,
 }
@@ -68,6 +69,7 @@ impl Columns {
             .iter()
             .map(|f| match (f.data_type(), f.name().as_str()) {
                 (DataType::UInt64, _) => Builder::Number(UInt64Builder::with_capacity(rows)),
+                (DataType::Float64, _) => Builder::Rating(Float64Builder::with_capacity(rows)),
                 (_, "puzzle" | "solution") => {
                     Builder::Text(StringBuilder::with_capacity(rows, rows * CELLS))
                 }
@@ -78,19 +80,17 @@ impl Columns {
         Columns {
             schema,
             builders,
-            error: String::new(),
             rows: 0,
         }
     }
 
-    /// Appends `row`, and for `validate` its problems.
-    pub fn push(&mut self, row: &Row, problem: Option<&str>) {
+    /// Appends one row: a value for each column, in order.
+    pub fn push<'a, 'v: 'a>(&mut self, values: impl IntoIterator<Item = &'a Value<'v>>) {
         self.rows += 1;
-        let values = row_values(row, &mut self.error);
-        let extra = problem.map(Value::Text);
-        for (builder, value) in self.builders.iter_mut().zip(values.iter().chain(&extra)) {
+        for (builder, value) in self.builders.iter_mut().zip(values) {
             match (builder, value) {
                 (Builder::Number(b), &Value::Number(n)) => b.append_value(n),
+                (Builder::Rating(b), &Value::Tenths(t)) => b.append_value(f64::from(t) / 10.0),
                 (Builder::Text(b), &Value::Text(t)) if !t.is_empty() => b.append_value(t),
                 (Builder::Text(b), &Value::Grid(g)) => {
                     let mut line = [0u8; CELLS];
@@ -98,6 +98,7 @@ impl Columns {
                     b.append_value(std::str::from_utf8(&line).expect("a grid's line is ASCII"));
                 }
                 (Builder::Number(b), _) => b.append_null(),
+                (Builder::Rating(b), _) => b.append_null(),
                 (Builder::Text(b), _) => b.append_null(),
             }
         }
@@ -116,6 +117,7 @@ impl Columns {
             .map(|b| -> ArrayRef {
                 match b {
                     Builder::Number(b) => Arc::new(b.finish()),
+                    Builder::Rating(b) => Arc::new(b.finish()),
                     Builder::Text(b) => Arc::new(b.finish()),
                 }
             })

@@ -70,6 +70,8 @@ impl Puzzles {
             Puzzles::Cells(c) => c.input(index),
         };
         Record {
+            // One input: the caller's sequence.
+            file: 0,
             line: first_line + index as u64,
             input,
             expected: None,

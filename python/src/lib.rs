@@ -5,10 +5,11 @@
 //! solves them on the library's thread pool with one solver per worker and the GIL released
 //! ([`parallel`]), and writes each chunk's rows straight into Arrow columns ([`columns`]), which
 //! reach Python as one `pyarrow.Table` through the Arrow C data interface. One module per verb:
-//! [`solve`] (`solve` and `validate`) and [`generate`].
+//! [`solve`] (`solve` and `validate`), [`grade`] and [`generate`].
 
 mod columns;
 mod generate;
+mod grade;
 mod input;
 mod parallel;
 mod solve;
@@ -49,6 +50,7 @@ fn solvers() -> Vec<&'static str> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::validate, m)?)?;
+    m.add_function(wrap_pyfunction!(grade::grade, m)?)?;
     m.add_function(wrap_pyfunction!(generate::generate, m)?)?;
     m.add_function(wrap_pyfunction!(max_threads_py, m)?)?;
     m.add_function(wrap_pyfunction!(solvers, m)?)?;

@@ -9,15 +9,16 @@ use arrow_pyarrow::{PyArrowType, Table};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use sudoku_batch::pipeline::solve::{Row, SolveOptions, solve_record};
+use sudoku_batch::pipeline::write::{COLUMNS, Value, row_values};
 use sudoku_batch::solver::{Limits, Stop};
 use sudoku_batch::validate::Checker;
 
-use crate::columns::{Columns, schema, table};
+use crate::columns::{Columns, PROBLEM, schema, table};
 use crate::input::Puzzles;
 use crate::{parallel, strategy};
 
 /// `options` with the stop flag of one call.
-fn stoppable(options: &SolveOptions, stop: Stop) -> SolveOptions {
+pub fn stoppable(options: &SolveOptions, stop: Stop) -> SolveOptions {
     SolveOptions {
         limits: Limits {
             stop: Some(stop),
@@ -29,7 +30,7 @@ fn stoppable(options: &SolveOptions, stop: Stop) -> SolveOptions {
 
 /// The `line` of every record: `first_line` for the first, then one more each. Checked here,
 /// so that no line number wraps around.
-fn check_lines(first_line: u64, len: usize) -> PyResult<()> {
+pub fn check_lines(first_line: u64, len: usize) -> PyResult<()> {
     match first_line.checked_add(len.saturating_sub(1) as u64) {
         Some(_) => Ok(()),
         None => Err(PyValueError::new_err(format!(
@@ -60,7 +61,7 @@ pub fn solve(
         },
         ..SolveOptions::default()
     };
-    let schema = schema(false);
+    let schema = schema(&COLUMNS);
     let mut batches = Vec::new();
     parallel::run(
         py,
@@ -70,9 +71,10 @@ pub fn solve(
         |solver, range, stop| {
             let options = stoppable(&options, stop);
             let mut chunk = Columns::new(schema.clone(), range.len());
+            let mut error = String::new();
             for i in range {
-                let record = puzzles.record(i, first_line);
-                chunk.push(&solve_record(&mut **solver, record, &options), None);
+                let row = solve_record(&mut **solver, puzzles.record(i, first_line), &options);
+                chunk.push(&row_values(&row, &mut error));
             }
             chunk.batch()
         },
@@ -128,7 +130,9 @@ pub fn validate(
         grade: None,
     };
     let mut checker = Checker::new(duplicates, min_clues);
-    let schema = schema(true);
+    let fields: Vec<_> = COLUMNS.iter().copied().chain([PROBLEM]).collect();
+    let schema = schema(&fields);
+    let mut error = String::new();
     let mut report = Columns::new(schema.clone(), 0);
     let mut batches = Vec::new();
     parallel::run(
@@ -150,7 +154,8 @@ pub fn validate(
             for row in &rows {
                 let problem = checker.check(row);
                 if all || !problem.is_empty() {
-                    report.push(row, Some(problem));
+                    let values = row_values(row, &mut error);
+                    report.push(values.iter().chain([&Value::Text(problem)]));
                 }
             }
             // Batches of the size of `solve`'s: a string column holds at most 2 GiB.

@@ -1,4 +1,4 @@
-"""Solve, validate and generate Sudoku puzzles in parallel, with results as pyarrow tables.
+"""Solve, validate, grade and generate Sudoku puzzles in parallel, with results as pyarrow tables.
 
 The solvers of the ``sudoku-batch`` command line, for Python::
 
@@ -13,13 +13,14 @@ object with the Arrow PyCapsule interface. A string is read as the command line 
 of a text file: 81 cells (``1``-``9``, and ``.``, ``0`` or ``_`` for a blank), then optionally a
 space, tab, ``,`` or ``;`` and a comment; one line end at the end is ignored.
 
-The result has the columns of ``sudoku-batch solve`` (:data:`COLUMNS`), one row per puzzle in
-input order, ``line`` being the puzzle's 1-based position (or counted from ``first_line``, so
-that the parts of a corpus solved apart keep the command line's line numbers). Numbers are
-``uint64``, texts ``string``; a field the command line leaves empty (no solution, no error) is
-null. A record
-that is not a puzzle is an ``invalid`` row with the command line's reason in ``error``; only
-arguments of the wrong type or shape raise, naming the position of the first bad element.
+The result has the columns of ``sudoku-batch solve`` (:data:`COLUMNS`; :func:`grade`'s are those
+of ``sudoku-batch grade``, :data:`GRADE_COLUMNS`), one row per puzzle in input order, ``line``
+being the puzzle's 1-based position (or counted from ``first_line``, so that the parts of a
+corpus solved apart keep the command line's line numbers). Numbers are ``uint64``, ratings
+``float64``, texts ``string``; a field the command line leaves empty (no solution, no error) is
+null. A record that is not a puzzle is an ``invalid`` row with the command line's reason in
+``error``; only arguments of the wrong type or shape raise, naming the position of the first bad
+element.
 
 The work runs on the library's own thread pool with the GIL released, one solver per thread;
 Ctrl-C (``KeyboardInterrupt``) stops it within milliseconds and returns nothing.
@@ -37,12 +38,38 @@ import pyarrow as pa
 
 from . import _native
 
-# `grade` joins these once the library grades puzzles: the same arguments as `solve`, and the
-# command line's `grade` columns.
-__all__ = ["COLUMNS", "SOLVERS", "SYMMETRIES", "generate", "solve", "validate"]
+__all__ = [
+    "COLUMNS",
+    "GRADE_COLUMNS",
+    "RULESETS",
+    "SOLVERS",
+    "SYMMETRIES",
+    "generate",
+    "grade",
+    "solve",
+    "validate",
+]
 
 #: The columns of :func:`solve`'s table, those of ``sudoku-batch solve``.
 COLUMNS = ("line", "puzzle", "status", "solutions", "solution", "guesses", "time_ns", "error")
+
+#: The columns of :func:`grade`'s table, those of ``sudoku-batch grade``.
+GRADE_COLUMNS = (
+    "line",
+    "puzzle",
+    "status",
+    "er",
+    "ep",
+    "ed",
+    "hardest",
+    "steps",
+    "techniques",
+    "time_ns",
+    "error",
+)
+
+#: The ladders of techniques :func:`grade` can follow, the default (``"sukaku"``) first.
+RULESETS = ("sukaku", "classic")
 
 #: The solver strategies, the default (``"fast"``) first.
 SOLVERS = tuple(_native.solvers())
@@ -157,6 +184,60 @@ def validate(
     )
 
 
+def grade(
+    puzzles: Any,
+    *,
+    solver: str = "fast",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    ruleset: str = "sukaku",
+    max_time_ms: Optional[int] = None,
+    first_line: int = 1,
+) -> pa.Table:
+    """Rates how hard every puzzle is for a person, as ``sudoku-batch grade``.
+
+    Each puzzle is solved the way a person would, always with the easiest technique that works,
+    as Sudoku Explainer's ``serate`` does. Solutions are counted to 2 first: only a puzzle with
+    exactly one solution is rated; the others keep their status (``multiple``, ``unsolvable``,
+    ``aborted``, ``invalid``) with null ratings.
+
+    Args:
+        puzzles: the puzzles (see the module's documentation for the accepted types).
+        solver: the strategy that counts the solutions, one of :data:`SOLVERS`.
+        threads: worker threads; ``None`` (or 0) for one per CPU this process may use.
+        max_guesses: give up counting a puzzle's solutions after this many guesses; its status
+            is ``aborted`` and it is not rated.
+        ruleset: the ladder of techniques, one of :data:`RULESETS`: ``"sukaku"`` is Sukaku
+            Explainer's ``serate`` (Sudoku Explainer 1.2.1 plus strong-link chains and the
+            larger wings), ``"classic"`` Sudoku Explainer 1.2.1 alone.
+        max_time_ms: give up rating one puzzle after this many milliseconds (the hardest, ER 10
+            and up, can take seconds each); it keeps ``unique``, with null ratings and
+            ``not rated: ...`` in ``error``. ``None``: no limit.
+        first_line: the ``line`` of the first puzzle; the next ones count on from it.
+
+    Returns:
+        A ``pyarrow.Table`` with the columns :data:`GRADE_COLUMNS`. ``er`` (``float64``) is the
+        rating of the hardest step (1.0 to about 11.5), ``ep`` of the hardest step up to the
+        first digit placed, ``ed`` of the first step; ``hardest`` names the hardest technique,
+        ``steps`` (``uint64``) counts the steps, and ``techniques`` lists ``name:count`` of
+        each technique used, easiest first, joined by ``;``. All are null for a puzzle not
+        rated. ``time_ns`` is the time spent solving and rating it.
+
+    Raises:
+        TypeError: as :func:`solve`.
+        ValueError: as :func:`solve`, or ``ruleset`` is not one of :data:`RULESETS`.
+    """
+    return _native.grade(
+        _puzzles(puzzles, "puzzles"),
+        _solver(solver),
+        _threads(threads),
+        _optional_count(max_guesses, "max_guesses"),
+        ruleset,
+        _optional_count(max_time_ms, "max_time_ms", minimum=1),
+        _count(first_line, "first_line"),
+    )
+
+
 def generate(
     count: int,
     *,
@@ -216,8 +297,8 @@ def _count(value: Any, name: str, minimum: int = 0) -> int:
     return value
 
 
-def _optional_count(value: Any, name: str) -> Optional[int]:
-    return None if value is None else _count(value, name)
+def _optional_count(value: Any, name: str, minimum: int = 0) -> Optional[int]:
+    return None if value is None else _count(value, name, minimum)
 
 
 def _solver(name: Any) -> str:

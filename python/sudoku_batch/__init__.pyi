@@ -18,6 +18,8 @@ Puzzles = Union[
 ]
 
 COLUMNS: Tuple[str, ...]
+GRADE_COLUMNS: Tuple[str, ...]
+RULESETS: Tuple[str, ...]
 SOLVERS: Tuple[str, ...]
 SYMMETRIES: Tuple[str, ...]
 
@@ -41,6 +43,16 @@ def validate(
     duplicates: bool = False,
     min_clues: Optional[int] = None,
     all_records: bool = False,
+    first_line: int = 1,
+) -> pa.Table: ...
+def grade(
+    puzzles: Puzzles,
+    *,
+    solver: str = "fast",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    ruleset: str = "sukaku",
+    max_time_ms: Optional[int] = None,
     first_line: int = 1,
 ) -> pa.Table: ...
 def generate(

@@ -26,6 +26,15 @@ def validate(
     all: bool,
     first_line: int,
 ) -> pa.Table: ...
+def grade(
+    puzzles: Any,
+    solver: str,
+    threads: int,
+    max_guesses: Optional[int],
+    ruleset: str,
+    max_time_ms: Optional[int],
+    first_line: int,
+) -> pa.Table: ...
 def generate(
     count: int,
     seed: int,

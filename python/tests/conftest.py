@@ -22,7 +22,8 @@ import sudoku_batch
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "sample.txt"
-NUMBERS = {"line", "solutions", "guesses", "time_ns"}
+NUMBERS = {"line", "solutions", "guesses", "steps", "time_ns"}
+RATINGS = {"er", "ep", "ed"}
 
 
 def cli_path() -> Path:
@@ -48,17 +49,22 @@ def run_cli(args: Sequence[str], ok: Tuple[int, ...] = (0, 1)) -> str:
 
 
 def cli_rows(args: Sequence[str]) -> Dict[str, list]:
-    """The CSV the command line writes, as columns: numbers as int, empty fields as None."""
+    """The CSV the command line writes, as columns: numbers as int, ratings as float, empty
+    fields as None."""
     reader = csv.reader(io.StringIO(run_cli([*args, "-qq"]), newline=""))
     header = next(reader)
     columns: Dict[str, list] = {name: [] for name in header}
     for row in reader:
         assert len(row) == len(header), row
         for name, field in zip(header, row):
-            if name in NUMBERS:
+            if not field:
+                columns[name].append(None)
+            elif name in NUMBERS:
                 columns[name].append(int(field))
+            elif name in RATINGS:
+                columns[name].append(float(field))
             else:
-                columns[name].append(field if field else None)
+                columns[name].append(field)
     return columns
 
 
