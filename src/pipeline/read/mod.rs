@@ -5,7 +5,7 @@
 //! One file per format: `text` (one puzzle per line), `csv` (one column holds the puzzle),
 //! `grid` (blocks of nine rows of nine cells) and `parquet` (one column of a Parquet file);
 //! `lines` splits lines for text and grids; `inputs` turns the command line's inputs into the
-//! list of files read in turn. A record that is not a puzzle becomes [`RecordInput::Invalid`]
+//! list of files read in turn; `open` opens one input (decompression, format). A record that is not a puzzle becomes [`RecordInput::Invalid`]
 //! with the reason, never an error: only I/O failures and options that do not fit the input
 //! stop reading. No record is held in memory beyond [`MAX_RECORD_BYTES`], so memory stays flat
 //! whatever the input holds.
@@ -19,12 +19,13 @@ mod lines;
 mod parquet;
 mod text;
 
+use open::{Stream, format_of, open_one, open_stream};
+
 use std::collections::VecDeque;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, Read};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::grid::{CELLS, Grid};
@@ -348,20 +349,6 @@ impl std::fmt::Debug for Reader {
     }
 }
 
-/// Counts the bytes that pass through, for the progress bar.
-struct Counting<R> {
-    inner: R,
-    count: Arc<AtomicU64>,
-}
-
-impl<R: Read> Read for Counting<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.count.fetch_add(n as u64, Ordering::Relaxed);
-        Ok(n)
-    }
-}
-
 /// [`BufRead::fill_buf`] on `$inner`, retried when a signal interrupts the read (as
 /// [`BufRead::read_until`] does); any other error is returned from the calling function, as
 /// `?` would. A macro rather than a function: a function returning the buffer from inside its
@@ -629,156 +616,6 @@ fn is_a_directory() -> io::Error {
     io::Error::new(io::ErrorKind::IsADirectory, "is a directory")
 }
 
-/// The format `source` is read in with `options`.
-fn format_of(source: &Source, options: &ReadOptions) -> Format {
-    match options.format {
-        Format::Auto => source.guess_format(),
-        f => f,
-    }
-}
-
-/// An input's bytes before any decoding, and how to read them.
-struct Stream<'a> {
-    name: &'a str,
-    raw: Box<dyn Read + Send>,
-    format: Format,
-    /// Tab-separated unless told otherwise.
-    tsv: bool,
-    /// Its size in bytes, when it is a file.
-    size: Option<u64>,
-}
-
-/// Opens one input of a run, counting the bytes read from it into `bytes_read`.
-fn open_one(
-    source: &Source,
-    options: &ReadOptions,
-    bytes_read: &Arc<AtomicU64>,
-) -> Result<Box<dyn RecordSource>, ReadError> {
-    let name = source.display_name();
-    let format = format_of(source, options);
-    let mut size = None;
-    let raw: Box<dyn Read + Send> = match source {
-        Source::Stdin if format == Format::Parquet => {
-            return Err(ReadError::Usage {
-                path: name,
-                message: "Parquet input must be a file: it is read from its end".into(),
-            });
-        }
-        Source::Stdin => Box::new(io::stdin()),
-        Source::Path(p) => {
-            let file = File::open(p).map_err(|e| io_error(&name, e))?;
-            let meta = file.metadata().map_err(|e| io_error(&name, e))?;
-            if meta.is_dir() {
-                return Err(io_error(&name, is_a_directory()));
-            }
-            size = Some(meta.len());
-            if format == Format::Parquet {
-                return open_parquet(&name, file, options, bytes_read);
-            }
-            Box::new(file)
-        }
-    };
-    let stream = Stream {
-        name: &name,
-        raw,
-        format,
-        tsv: source.is_tsv(),
-        size,
-    };
-    open_stream(stream, options, bytes_read)
-}
-
-/// Opens a Parquet file.
-#[cfg(feature = "parquet")]
-fn open_parquet(
-    name: &str,
-    file: File,
-    options: &ReadOptions,
-    bytes_read: &Arc<AtomicU64>,
-) -> Result<Box<dyn RecordSource>, ReadError> {
-    let records = self::parquet::ParquetRecords::open(name, file, options, bytes_read.clone())?;
-    Ok(Box::new(records))
-}
-
-/// Parquet input needs the cargo feature `parquet`.
-#[cfg(not(feature = "parquet"))]
-fn open_parquet(
-    name: &str,
-    _: File,
-    _: &ReadOptions,
-    _: &Arc<AtomicU64>,
-) -> Result<Box<dyn RecordSource>, ReadError> {
-    Err(ReadError::Usage {
-        path: name.to_string(),
-        message: "this build reads no Parquet (it was built without the cargo feature `parquet`)"
-            .into(),
-    })
-}
-
-/// Opens a byte stream in a line or CSV format: compression detected by its first bytes.
-fn open_stream(
-    stream: Stream,
-    options: &ReadOptions,
-    bytes_read: &Arc<AtomicU64>,
-) -> Result<Box<dyn RecordSource>, ReadError> {
-    let name = stream.name;
-    let io_err = |e| io_error(name, e);
-    let mut counting = Counting {
-        inner: stream.raw,
-        count: bytes_read.clone(),
-    };
-    // The first bytes tell a compressed input; they are read again in front of the rest.
-    let mut head = Vec::with_capacity(compressed::SNIFF_BYTES);
-    (&mut counting)
-        .take(compressed::SNIFF_BYTES as u64)
-        .read_to_end(&mut head)
-        .map_err(io_err)?;
-    let kind = compressed::Kind::of(&head);
-    let usage = |message| ReadError::Usage {
-        path: name.to_string(),
-        message,
-    };
-    if let Some(message) = compressed::refusal(kind) {
-        return Err(usage(message));
-    }
-    // A small file gets a buffer its size: the buffer is zeroed before its first use, which
-    // for thousands of small inputs would cost more than reading them.
-    let capacity = stream.size.map_or(BUF_SIZE, |n| {
-        usize::try_from(n + 1).map_or(BUF_SIZE, |n| n.clamp(MIN_BUF_SIZE, BUF_SIZE))
-    });
-    let buffered = BufReader::with_capacity(capacity, io::Cursor::new(head).chain(counting));
-    let mut input = compressed::decompress(kind, Box::new(buffered)).map_err(io_err)?;
-    // Compressed text may be UTF-16 too.
-    let first = (|| Ok(compressed::Kind::of(fill_buf!(input))))().map_err(io_err)?;
-    if let Some(message) = compressed::refusal(first) {
-        return Err(usage(message));
-    }
-    Ok(match stream.format {
-        Format::Text | Format::Auto => Box::new(text::TextRecords::new(input, options.field)),
-        Format::Csv => {
-            let delimiter = options.delimiter.or(stream.tsv.then_some(b'\t'));
-            let csv_options = csv::CsvOptions {
-                column: &options.column,
-                header: options.header,
-                expect: options.expect_column.as_ref(),
-                delimiter,
-            };
-            Box::new(
-                csv::CsvRecords::new(input, &csv_options).map_err(|e| match e {
-                    csv::OpenError::Io(e) => io_err(e),
-                    csv::OpenError::Usage(message) => usage(message),
-                })?,
-            )
-        }
-        Format::Grid => Box::new(grid::GridRecords::new(input)),
-        Format::Parquet => {
-            return Err(usage(
-                "Parquet input must be a file: it is read from its end".into(),
-            ));
-        }
-    })
-}
-
 /// An invalid record's text for the `puzzle` column: cut to [`MAX_SHOWN_BYTES`], invalid
 /// UTF-8 replaced.
 pub(crate) fn shown_text(bytes: &[u8]) -> String {
@@ -820,6 +657,8 @@ fn too_long(line: u64, bytes: &[u8], total: u64) -> Record {
         format!("record of {total} bytes is longer than the limit of {MAX_RECORD_BYTES} bytes"),
     )
 }
+
+mod open;
 
 #[cfg(test)]
 mod tests;
