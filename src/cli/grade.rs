@@ -3,11 +3,11 @@
 
 use sudoku_batch::pipeline::read::Source;
 use sudoku_batch::pipeline::solve::{SolveOptions, Status};
-use sudoku_batch::pipeline::{self, Config, Output, RunError};
+use sudoku_batch::pipeline::{Config, Output, RunError};
 use sudoku_batch::solver::Limits;
 
 use super::args::GradeArgs;
-use super::progress::{self, Bar};
+use super::progress;
 use super::{Exit, stop_on_signal, to_stderr};
 
 /// Runs `grade`.
@@ -38,11 +38,7 @@ pub fn run(args: GradeArgs) -> Result<Exit, RunError> {
             Output::from_arg(args.output.output.as_deref()),
         )
     };
-    super::hint_if_reading_a_terminal(&config.inputs);
-    let bar = Bar::new(args.output.progress());
-    let summary = pipeline::run(&config, &mut |p| bar.update(p));
-    bar.finish();
-    let summary = summary?;
+    let summary = super::run_with_bar(&config, args.output.progress())?;
     if args.output.summary() {
         to_stderr(|out| {
             progress::write_summary(out, &summary)?;

@@ -112,6 +112,19 @@ fn threads(requested: usize) -> usize {
 }
 
 /// Prints the end-of-run summary on stderr.
+/// Runs the pipeline on `config` with a progress bar (when `progress`), after a hint when the
+/// input is a terminal: the common part of `solve` and `grade`.
+fn run_with_bar(
+    config: &sudoku_batch::pipeline::Config,
+    progress: bool,
+) -> Result<sudoku_batch::pipeline::Summary, sudoku_batch::pipeline::RunError> {
+    hint_if_reading_a_terminal(&config.inputs);
+    let bar = progress::Bar::new(progress);
+    let summary = sudoku_batch::pipeline::run(config, &mut |p| bar.update(p));
+    bar.finish();
+    summary
+}
+
 fn print_summary(summary: &sudoku_batch::pipeline::Summary) {
     to_stderr(|out| progress::write_summary(out, summary));
 }

@@ -2,10 +2,9 @@
 
 use sudoku_batch::pipeline::read::Source;
 use sudoku_batch::pipeline::solve::{SolveOptions, Status};
-use sudoku_batch::pipeline::{self, Config, Output, RunError};
+use sudoku_batch::pipeline::{Config, Output, RunError};
 
 use super::args::SolveArgs;
-use super::progress::Bar;
 use super::{Exit, print_summary, stop_on_signal};
 
 /// Runs `solve`.
@@ -32,11 +31,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
             Output::from_arg(args.output.output.as_deref()),
         )
     };
-    super::hint_if_reading_a_terminal(&config.inputs);
-    let bar = Bar::new(args.output.progress());
-    let summary = pipeline::run(&config, &mut |p| bar.update(p));
-    bar.finish();
-    let summary = summary?;
+    let summary = super::run_with_bar(&config, args.output.progress())?;
     if args.output.summary() {
         print_summary(&summary);
     }
