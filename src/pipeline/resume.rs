@@ -28,7 +28,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use serde::{Deserialize, Serialize};
 
 use super::read::csv::{CsvRow, CsvSplitter};
-use super::read::{ReadError, Reader, Record, RecordInput};
+use super::read::{PlainRecord, ReadError, Reader, Record, RecordInput};
 use super::write::{FILE_COLUMN, SOLUTION_COLUMNS, names};
 use super::{Config, RunError};
 use crate::grid::CELLS;
@@ -250,7 +250,7 @@ pub(crate) fn skip_done(
         let checked = check_rows(&mut scan, &mut records, &names, &fail);
         // Stop the reading, then take what it had read.
         stop.store(true, Ordering::Relaxed);
-        let mut unused: Vec<Record> = records.batch.collect();
+        let mut unused: Vec<Item> = records.batch.collect();
         let mut error = None;
         for batch in rx.iter() {
             match batch {
@@ -260,7 +260,7 @@ pub(crate) fn skip_done(
         }
         (checked, unused, error)
     });
-    reader.unread(unused);
+    reader.unread(unused.into_iter().map(Item::into_record));
     checked?;
     // A read error met while reading ahead: the run would stop there too.
     if let Some(e) = error {
@@ -269,14 +269,29 @@ pub(crate) fn skip_done(
     Ok(scan.point)
 }
 
+/// A record read ahead: most lines of most inputs are plain ones, read without parsing them.
+enum Item {
+    Plain(PlainRecord),
+    Record(Record),
+}
+
+impl Item {
+    fn into_record(self) -> Record {
+        match self {
+            Item::Plain(plain) => plain.into_record(),
+            Item::Record(record) => record,
+        }
+    }
+}
+
 /// Batches of records read ahead by [`read_ahead`].
 struct Records<'a> {
-    rx: &'a Receiver<Result<Vec<Record>, ReadError>>,
-    batch: std::vec::IntoIter<Record>,
+    rx: &'a Receiver<Result<Vec<Item>, ReadError>>,
+    batch: std::vec::IntoIter<Item>,
 }
 
 impl Records<'_> {
-    fn next(&mut self) -> Result<Option<Record>, ReadError> {
+    fn next(&mut self) -> Result<Option<Item>, ReadError> {
         loop {
             if let Some(record) = self.batch.next() {
                 return Ok(Some(record));
@@ -293,16 +308,16 @@ impl Records<'_> {
 fn read_ahead(
     reader: &mut Reader,
     stop: &AtomicBool,
-    tx: SyncSender<Result<Vec<Record>, ReadError>>,
+    tx: SyncSender<Result<Vec<Item>, ReadError>>,
 ) {
     while !stop.load(Ordering::Relaxed) {
         let mut batch = Vec::with_capacity(256);
-        let read = reader.read_batch(&mut batch, 256);
+        let read = read_batch(reader, &mut batch, 256);
         let more = matches!(read, Ok(true));
         let sent = match read {
             Ok(_) => tx.send(Ok(batch)),
             Err(e) => {
-                reader.unread(batch);
+                reader.unread(batch.into_iter().map(Item::into_record));
                 tx.send(Err(e))
             }
         };
@@ -310,6 +325,20 @@ fn read_ahead(
             return;
         }
     }
+}
+
+/// As [`Reader::read_batch`], plain records read as such.
+fn read_batch(reader: &mut Reader, batch: &mut Vec<Item>, max: usize) -> Result<bool, ReadError> {
+    while batch.len() < max {
+        if let Some(plain) = reader.next_plain()? {
+            batch.push(Item::Plain(plain));
+        } else if let Some(record) = reader.next_record()? {
+            batch.push(Item::Record(record));
+        } else {
+            break;
+        }
+    }
+    Ok(!batch.is_empty())
 }
 
 /// Checks every row of `scan` against the next record of `records`, read from the inputs
@@ -326,7 +355,7 @@ fn check_rows(
     };
     while let Some(line) = scan.next_row().map_err(fail)? {
         let row = scan.point.rows;
-        let Some(record) = records.next()? else {
+        let Some(item) = records.next()? else {
             // The rest of the output, counted for the message.
             while scan.next_row().map_err(fail)?.is_some() {}
             return Err(fail(ResumeError::Mismatch(format!(
@@ -335,9 +364,14 @@ fn check_rows(
                 count(row - 1, "record", "records")
             ))));
         };
-        let name = names.get(record.file as usize).map_or("", String::as_str);
+        let (file, record_line, same) = match &item {
+            Item::Plain(plain) => (plain.file, plain.line, plain.cells == scan.puzzle()),
+            Item::Record(record) => (record.file, record.line, same_puzzle(record, scan.puzzle())),
+        };
+        let name = names.get(file as usize).map_or("", String::as_str);
         let same_file = scan.file().is_none_or(|file| file == name.as_bytes());
-        if !same_file || record.line != line || !same_puzzle(&record, scan.puzzle()) {
+        if !same_file || record_line != line || !same {
+            let record = item.into_record();
             let file = scan.file().map_or(String::new(), |f| {
                 format!("{} ", String::from_utf8_lossy(f))
             });

@@ -65,4 +65,34 @@ impl<R: BufRead> Lines<R> {
         self.line += 1;
         Ok(Some((self.line, total)))
     }
+
+    /// Looks at the next line in the buffer, without copying it, when all of it and its line
+    /// end are there: when `take` takes it (returns `Some`), consumes it and returns its number
+    /// and what `take` gave. `None`, having consumed nothing of the line, otherwise.
+    pub(super) fn take_line_in_place<T>(
+        &mut self,
+        take: impl FnOnce(&[u8]) -> Option<T>,
+    ) -> io::Result<Option<(u64, T)>> {
+        if self.after_cr {
+            let avail = fill_buf!(self.inner);
+            if avail.is_empty() {
+                return Ok(None);
+            }
+            self.after_cr = false;
+            if avail[0] == b'\n' {
+                self.inner.consume(1);
+            }
+        }
+        let avail = fill_buf!(self.inner);
+        let Some(end) = memchr::memchr2(b'\n', b'\r', avail) else {
+            return Ok(None);
+        };
+        let Some(out) = take(&avail[..end]) else {
+            return Ok(None);
+        };
+        self.after_cr = avail[end] == b'\r';
+        self.inner.consume(end + 1);
+        self.line += 1;
+        Ok(Some((self.line, out)))
+    }
 }

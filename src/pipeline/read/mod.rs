@@ -63,6 +63,29 @@ pub struct Record {
     pub expected: Option<Box<Expected>>,
 }
 
+/// A record whose line holds nothing but a puzzle written as the output's `puzzle` column
+/// writes it: 81 bytes, each `1`-`9` or `.`. `--resume` compares it with the output byte for
+/// byte, and parsing it into a [`Record`] would cost more than the rest of that check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PlainRecord {
+    /// As [`Record::file`].
+    pub(crate) file: u32,
+    /// As [`Record::line`].
+    pub(crate) line: u64,
+    /// The line: the puzzle's text.
+    pub(crate) cells: [u8; CELLS],
+}
+
+impl PlainRecord {
+    /// The record [`Reader::next_record`] would have read.
+    pub(crate) fn into_record(self) -> Record {
+        Record {
+            file: self.file,
+            ..text::line_record(self.line, &self.cells)
+        }
+    }
+}
+
 /// A solution stated in the input beside a puzzle (a CSV column such as Kaggle's `solutions`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Expected {
@@ -307,6 +330,13 @@ pub enum ReadError {
 trait RecordSource: Send {
     fn next_record(&mut self) -> io::Result<Option<Record>>;
 
+    /// The next record, when it is a line that holds nothing but a puzzle as the output writes
+    /// it, read in place: its line and cells. `None`, having read nothing of it, otherwise
+    /// (and always, for formats that do not look).
+    fn next_plain(&mut self) -> io::Result<Option<(u64, [u8; CELLS])>> {
+        Ok(None)
+    }
+
     /// Which column holds the puzzles and how it was chosen, for formats with columns.
     fn column_used(&self) -> Option<String> {
         None
@@ -521,6 +551,24 @@ impl Reader {
             self.records = open_one(source, &self.options, &self.bytes_read)?;
             self.note_column();
         }
+    }
+
+    /// The next record when it is a [`PlainRecord`], read without parsing it; `None`, having
+    /// read nothing, otherwise: [`Reader::next_record`] then reads it. Also `None` at the end of
+    /// each input.
+    pub(crate) fn next_plain(&mut self) -> Result<Option<PlainRecord>, ReadError> {
+        if !self.unread.is_empty() {
+            return Ok(None);
+        }
+        let next = self
+            .records
+            .next_plain()
+            .map_err(|e| io_error(self.name(), e))?;
+        Ok(next.map(|(line, cells)| PlainRecord {
+            file: self.current as u32,
+            line,
+            cells,
+        }))
     }
 
     /// Keeps what the input just opened says of its puzzle column, once.

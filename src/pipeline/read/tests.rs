@@ -114,17 +114,41 @@ fn records_do_not_depend_on_where_the_buffer_cuts_the_input() {
         "# comment".to_string(),
         String::new(),
         "  ".to_string(),
+        format!("\u{feff}{P1}"),
     ];
     let ends = ["\n", "\r\n", "\r"];
     let mut rng = crate::generate::Rng::new(5);
-    let read = |input: &str, capacity: usize| {
+    // With `plain`, plain lines are read in place (as `--resume` reads them) and the others
+    // as records: the records must be the same.
+    let read_as = |input: &str, capacity: usize, plain: bool| {
         let buffered = BufReader::with_capacity(capacity, io::Cursor::new(input.to_owned()));
         let mut src = TextRecords::new(buffered, None);
         let mut out = Vec::new();
-        while let Some(r) = src.next_record().unwrap() {
-            out.push(r);
+        loop {
+            if plain && let Some((line, cells)) = src.next_plain().unwrap() {
+                out.push(
+                    PlainRecord {
+                        file: 0,
+                        line,
+                        cells,
+                    }
+                    .into_record(),
+                );
+            } else if let Some(r) = src.next_record().unwrap() {
+                out.push(r);
+            } else {
+                return out;
+            }
         }
-        out
+    };
+    let read = |input: &str, capacity: usize| {
+        let records = read_as(input, capacity, false);
+        assert_eq!(
+            read_as(input, capacity, true),
+            records,
+            "{input:?} at {capacity}"
+        );
+        records
     };
     for _ in 0..300 {
         let mut input = String::new();

@@ -11,7 +11,7 @@ use std::io::{self, BufRead};
 
 use super::lines::Lines;
 use super::{BOM, MAX_RECORD_BYTES, Record, RecordSource, invalid, puzzle, too_long};
-use crate::grid::Grid;
+use crate::grid::{CELLS, Grid};
 
 /// Text records: one puzzle per line.
 pub(super) struct TextRecords<R> {
@@ -52,6 +52,20 @@ impl<R: BufRead + Send> RecordSource for TextRecords<R> {
         }
         Ok(None)
     }
+
+    fn next_plain(&mut self) -> io::Result<Option<(u64, [u8; CELLS])>> {
+        if self.field.is_some_and(|n| n > 0) {
+            return Ok(None);
+        }
+        self.lines.take_line_in_place(|line| {
+            let cells: &[u8; CELLS] = line.try_into().ok()?;
+            // `&` rather than `&&`: no branches, so the loop vectorises.
+            let plain = cells.iter().fold(true, |ok, &b| {
+                ok & ((b == b'.') | (b.wrapping_sub(b'1') < 9))
+            });
+            plain.then_some(*cells)
+        })
+    }
 }
 
 /// True for the bytes that separate the fields of a text line.
@@ -65,7 +79,7 @@ fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
 }
 
 /// The record of a line: the puzzle at its start, else its one field of 81 cells.
-fn line_record(line: u64, bytes: &[u8]) -> Record {
+pub(super) fn line_record(line: u64, bytes: &[u8]) -> Record {
     let error = match Grid::parse_bytes(bytes) {
         Ok(g) => return puzzle(line, g),
         Err(e) => e,
