@@ -19,20 +19,19 @@
 //! unfinished output as `OUTPUT.resume.json` ([`RunOptions`]); a resumed run must have the
 //! same, so that its rows fit those already written.
 
-use std::fs::File;
-use std::io::{self, BufReader};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use serde::{Deserialize, Serialize};
 
-use super::read::csv::{CsvRow, CsvSplitter};
 use super::read::{PlainRecord, ReadError, Reader, Record, RecordInput};
 use super::write::{FILE_COLUMN, SOLUTION_COLUMNS, names};
 use super::{Config, RunError};
 use crate::grid::CELLS;
 use crate::words::count;
+use rows::Rows;
 
 /// What an existing results file holds, and where a resumed run starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -412,179 +411,6 @@ fn same_puzzle(record: &Record, field: &[u8]) -> bool {
     }
 }
 
-/// The fields of a row that a resumed run looks at: the first few.
-const LEADING: usize = 4;
-
-/// A CSV file read row by row.
-///
-/// A row with no quote on one line, as every row of a puzzle is, is read straight from the
-/// input's buffer: only its first [`LEADING`] fields are located, and its commas counted.
-/// Splitting every field of every row cost several times what comparing them with their
-/// records does, and more than a tenth of an easy corpus's run (BENCHMARKS.md). Any other row
-/// goes through the CSV splitter.
-struct Rows {
-    splitter: CsvSplitter<BufReader<File>>,
-    row: CsvRow,
-    /// The row just read, when it was a plain line.
-    plain: Option<Plain>,
-    /// Rows read so far, the header included, for messages.
-    read: u64,
-}
-
-/// A plain row: its first fields, and how many it has.
-#[derive(Debug, Default)]
-struct Plain {
-    /// The bytes of the first [`LEADING`] fields, one after the other.
-    text: Vec<u8>,
-    /// Where each of them ends in `text`.
-    ends: [usize; LEADING],
-    /// How many of them the row has.
-    leading: usize,
-    /// The fields in the row.
-    fields: usize,
-    end_offset: u64,
-}
-
-impl Plain {
-    /// Takes the first fields of `line`, which holds no quote, and counts its fields.
-    fn read(&mut self, line: &[u8]) {
-        self.text.clear();
-        self.leading = 0;
-        // What follows the fields taken so far, after their last comma; `None` once the last
-        // field is taken.
-        let mut rest = Some(line);
-        while self.leading < LEADING {
-            let Some(r) = rest else { break };
-            let (field, after) = match memchr::memchr(b',', r) {
-                Some(comma) => (&r[..comma], Some(&r[comma + 1..])),
-                None => (r, None),
-            };
-            self.text.extend_from_slice(field);
-            self.ends[self.leading] = self.text.len();
-            self.leading += 1;
-            rest = after;
-        }
-        // The fields after those: one more than their commas.
-        let commas = |r: &[u8]| -> usize {
-            // Counted in bytes, 255 at most per chunk, so that the sum stays in narrow lanes.
-            let chunk = |c: &[u8]| c.iter().fold(0u8, |n, &b| n + u8::from(b == b','));
-            r.chunks(255).map(|c| usize::from(chunk(c))).sum()
-        };
-        self.fields = self.leading + rest.map_or(0, |r| 1 + commas(r));
-    }
-
-    fn get(&self, i: usize) -> Option<&[u8]> {
-        if i >= self.leading {
-            return None;
-        }
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        Some(&self.text[start..self.ends[i]])
-    }
-}
-
-impl Rows {
-    /// Opens the CSV file at `path` and checks its header against `header`. `None` when the
-    /// file is missing, empty or holds only the start of the header (a crash cut it): it
-    /// starts afresh. Otherwise the rows, placed after the header, and the header's length in
-    /// bytes.
-    fn open(path: &Path, header: &[&str], what: &str) -> Result<Option<(Rows, u64)>, ResumeError> {
-        let file = match File::open(path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e.into()),
-        };
-        let mut rows = Rows {
-            splitter: CsvSplitter::new(BufReader::with_capacity(64 * 1024, file)),
-            row: CsvRow::default(),
-            plain: None,
-            read: 0,
-        };
-        let expected = header.join(",");
-        // The header is read field by field, whatever it holds.
-        if !rows.splitter.next_row(&mut rows.row)? {
-            return Ok(None);
-        }
-        rows.read = 1;
-        let got = rows.row.joined();
-        if !rows.row.terminated && expected.as_bytes().starts_with(&got) {
-            // A header cut short by a crash: nothing was written after it.
-            return Ok(None);
-        }
-        if got != expected.as_bytes() || !rows.row.terminated {
-            return Err(ResumeError::Mismatch(format!(
-                "not a {what} file of this command: its header is {:?}, expected {expected:?}",
-                String::from_utf8_lossy(&got[..got.len().min(200)])
-            )));
-        }
-        let header_len = rows.row.end_offset;
-        Ok(Some((rows, header_len)))
-    }
-
-    /// Reads the next row; false at the end of the file.
-    fn next(&mut self) -> io::Result<bool> {
-        let mut plain = self.plain.take().unwrap_or_default();
-        let found = self.splitter.next_plain_line(|line| plain.read(line))?;
-        let more = if found.is_some() {
-            plain.end_offset = self.splitter.offset();
-            self.plain = Some(plain);
-            true
-        } else {
-            self.splitter.next_row(&mut self.row)?
-        };
-        self.read += u64::from(more);
-        Ok(more)
-    }
-
-    /// Field `i` of the row just read, when it is one of the first [`LEADING`] or the row was
-    /// not a plain line.
-    fn get(&self, i: usize) -> Option<&[u8]> {
-        match &self.plain {
-            Some(plain) => plain.get(i),
-            None => self.row.get(i),
-        }
-    }
-
-    /// Where the row just read ends in the file, its line end included.
-    fn end_offset(&self) -> u64 {
-        self.plain
-            .as_ref()
-            .map_or(self.row.end_offset, |p| p.end_offset)
-    }
-
-    /// Whether the row just read is whole: ended by a line break, with `fields` fields.
-    fn whole(&self, fields: usize) -> bool {
-        match &self.plain {
-            Some(plain) => plain.fields == fields,
-            None => {
-                let row = &self.row;
-                row.terminated && !row.open_quote && !row.too_long() && row.len() == fields
-            }
-        }
-    }
-
-    /// After a row that is not whole: fine when it was the file's last row, which a crash may
-    /// leave and which is then redone; an error when more rows follow, as the file was then
-    /// edited or is not ours.
-    fn damaged_row_is_last(&mut self, what: &str) -> Result<(), ResumeError> {
-        let row = self.read;
-        if self.next()? {
-            return Err(ResumeError::Mismatch(format!(
-                "row {row} of {what} is damaged and is not the last row"
-            )));
-        }
-        Ok(())
-    }
-
-    /// Field `i` of the row just read, as a decimal number.
-    fn number(&self, i: usize) -> Option<u64> {
-        let field = self.get(i)?;
-        if field.is_empty() || field.len() > 19 || !field.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        Some(field.iter().fold(0, |n, &d| n * 10 + u64::from(d - b'0')))
-    }
-}
-
 /// The results file (and the solutions file) of a resumed run, read row by row.
 struct Scan {
     /// `None` when the file starts afresh.
@@ -743,5 +569,6 @@ impl Solutions {
     }
 }
 
+mod rows;
 #[cfg(test)]
 mod tests;

@@ -188,18 +188,31 @@ impl<R: BufRead> CsvSplitter<R> {
         &mut self,
         f: impl FnOnce(&[u8]) -> T,
     ) -> io::Result<Option<T>> {
+        self.next_plain_line_by(|avail| {
+            // The line's end, unless a quote comes first.
+            let end = memchr::memchr3(b'\n', b'\r', b'"', avail)?;
+            (avail[end] != b'"' && end <= MAX_RECORD_BYTES).then(|| (end, f(&avail[..end])))
+        })
+    }
+
+    /// As [`CsvSplitter::next_plain_line`], with the line found by `split`: it is handed the
+    /// buffered bytes from the record's start and returns the length of the line, when they
+    /// hold its line end and no quote comes before it, with what it makes of the line. A
+    /// caller that takes the line apart in one pass finds its end in the same pass.
+    pub(crate) fn next_plain_line_by<T>(
+        &mut self,
+        split: impl FnOnce(&[u8]) -> Option<(usize, T)>,
+    ) -> io::Result<Option<T>> {
         if !self.skip_to_record()? {
             return Ok(None);
         }
         let avail = fill_buf!(self.inner);
-        // The line's end, unless a quote comes first.
-        let Some(end) = memchr::memchr3(b'\n', b'\r', b'"', avail) else {
+        let Some((end, out)) = split(avail) else {
             return Ok(None);
         };
-        if avail[end] == b'"' || end > MAX_RECORD_BYTES {
+        if end > MAX_RECORD_BYTES || !matches!(avail.get(end), Some(b'\n' | b'\r')) {
             return Ok(None);
         }
-        let out = f(&avail[..end]);
         self.after_cr = avail[end] == b'\r';
         self.line += 1;
         self.offset += end as u64 + 1;
