@@ -303,6 +303,10 @@ impl Records<'_> {
     }
 }
 
+/// Records read ahead at a time. Each batch handed over may wake the other thread, which on a
+/// busy machine waits for a core: a few large batches keep those waits few.
+const BATCH: usize = 4096;
+
 /// Reads `reader` in batches into `tx` until the input ends or `stop` is set.
 fn read_ahead(
     reader: &mut Reader,
@@ -310,8 +314,8 @@ fn read_ahead(
     tx: SyncSender<Result<Vec<Item>, ReadError>>,
 ) {
     while !stop.load(Ordering::Relaxed) {
-        let mut batch = Vec::with_capacity(256);
-        let read = read_batch(reader, &mut batch, 256);
+        let mut batch = Vec::with_capacity(BATCH);
+        let read = read_batch(reader, &mut batch, BATCH);
         let more = matches!(read, Ok(true));
         let sent = match read {
             Ok(_) => tx.send(Ok(batch)),
