@@ -243,6 +243,41 @@ fn resume_keeps_the_part() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), done);
 }
 
+/// A resumed part of a text input, read line by line in place, stops at the part's end:
+/// it once ran on to the end of the input whenever its read-ahead was quick enough.
+#[test]
+fn r_resumed_part_of_text_stops_at_its_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines: String = sample_puzzles()[..60]
+        .iter()
+        .map(|p| p.clone() + "\n")
+        .collect();
+    let input = write(dir.path(), "corpus.txt", &lines);
+    let out = dir.path().join("part.csv");
+    let whole = run(&["solve", "-qq", input.to_str().unwrap()], 0);
+    // Part 3 of 16 of 60 records: records 11 to 14 ([3*60/16, 4*60/16)), after the header.
+    let mut lines = whole.lines();
+    let header = lines.next().unwrap();
+    let expected: String = std::iter::once(header)
+        .chain(lines.skip(11).take(4))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    for _ in 0..10 {
+        let _ = std::fs::remove_file(&out);
+        let args = ["solve", "-qq", "--resume", "--shard", "3/16", "-o"];
+        let status = bin()
+            .args(args)
+            .arg(&out)
+            .arg(&input)
+            .output()
+            .unwrap()
+            .status;
+        assert_eq!(status.code(), Some(0));
+        let got = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(without_times(&got), without_times(&expected));
+    }
+}
+
 #[test]
 fn generate_parts_make_the_whole() {
     let whole = run(&["generate", "-q", "-n", "23", "--seed", "7"], 0);

@@ -557,13 +557,15 @@ impl Reader {
     /// read nothing, otherwise: [`Reader::next_record`] then reads it. Also `None` at the end of
     /// each input.
     pub(crate) fn next_plain(&mut self) -> Result<Option<PlainRecord>, ReadError> {
-        if !self.unread.is_empty() {
+        // Before and after the records kept, `next_record` skips or ends.
+        if !self.unread.is_empty() || !self.keep.contains(&self.met) {
             return Ok(None);
         }
         let next = self
             .records
             .next_plain()
             .map_err(|e| io_error(self.name(), e))?;
+        self.met += u64::from(next.is_some());
         Ok(next.map(|(line, cells)| PlainRecord {
             file: self.current as u32,
             line,

@@ -430,3 +430,31 @@ fn csv_record_over_the_limit_keeps_its_start_and_counts_the_rest() {
     assert!(reason.starts_with(&format!("record of {} bytes", 3 * MAX_RECORD_BYTES + 2)));
     assert!(text.starts_with("x,111"), "{text}");
 }
+
+/// Records read in place (as `--resume` reads them) keep to the shard as parsed ones do: a
+/// resumed part of a text file once ran on to the end of the file.
+#[test]
+fn r_plain_records_keep_to_the_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("corpus.txt");
+    std::fs::write(&path, format!("{P1}\n").repeat(10)).unwrap();
+    let options = ReadOptions {
+        shard: Some(crate::shard::Shard::new(1, 3).unwrap()),
+        ..ReadOptions::default()
+    };
+    for plain in [false, true] {
+        let mut reader = Reader::open(&Source::Path(path.clone()), &options).unwrap();
+        let mut lines = Vec::new();
+        loop {
+            if plain && let Some(record) = reader.next_plain().unwrap() {
+                lines.push(record.line);
+            } else if let Some(record) = reader.next_record().unwrap() {
+                lines.push(record.line);
+            } else {
+                break;
+            }
+        }
+        // Part 1 of 3 of 10 records: [3, 6).
+        assert_eq!(lines, [4, 5, 6], "read in place: {plain}");
+    }
+}
