@@ -5,7 +5,7 @@
 # The Python package is built with maturin and installed, with what its tests use, into a
 # virtual environment in target/python-env (made on the first run, reused after), so the
 # Python you work with is left as it was. It needs python3 with pip and venv; the first run
-# downloads numpy, pyarrow, pandas, dask and distributed.
+# downloads numpy, pyarrow, pandas, dask, distributed and PyYAML.
 #
 # PYTHON_PROFILE is the cargo profile of the extension: by default `quick` (no LTO: quicker to
 # build, slower to run); `release` is what `pip install ./python` builds and benchmarks use.
@@ -17,7 +17,7 @@ cargo test
 env=target/python-env
 [ -x "$env/bin/python" ] || python3 -m venv "$env"
 "$env/bin/python" -m pip install --quiet --disable-pip-version-check \
-  maturin pytest numpy pyarrow pandas dask distributed
+  maturin pytest numpy pyarrow pandas dask distributed pyyaml
 MATURIN_PEP517_ARGS="--profile ${PYTHON_PROFILE:-quick}" \
   "$env/bin/python" -m pip install --quiet --disable-pip-version-check \
   --no-deps --force-reinstall --no-build-isolation ./python

@@ -49,9 +49,14 @@ def run_cli(args: Sequence[str], ok: Tuple[int, ...] = (0, 1)) -> str:
 
 
 def cli_rows(args: Sequence[str]) -> Dict[str, list]:
-    """The CSV the command line writes, as columns: numbers as int, ratings as float, empty
+    """The CSV the command line writes, as columns (see ``csv_rows``)."""
+    return csv_rows(run_cli([*args, "-qq"]))
+
+
+def csv_rows(text: str) -> Dict[str, list]:
+    """The command line's CSV ``text`` as columns: numbers as int, ratings as float, empty
     fields as None."""
-    reader = csv.reader(io.StringIO(run_cli([*args, "-qq"]), newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader)
     columns: Dict[str, list] = {name: [] for name in header}
     for row in reader:
