@@ -16,5 +16,6 @@
 
 # --shard auto: part SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT. Exit 1 (some records invalid
 # or not rated, their rows say why) is a finished part, which must not hold up the merge.
-sudoku-batch grade --shard auto --threads "${SLURM_CPUS_PER_TASK:-0}" \
+# --resume: a task requeued after preemption or a node failure keeps the rows it wrote.
+sudoku-batch grade --shard auto --resume --threads "${SLURM_CPUS_PER_TASK:-0}" \
   -o "part-$SLURM_ARRAY_TASK_ID.csv" corpus.txt || [ $? -eq 1 ]
