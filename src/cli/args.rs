@@ -134,9 +134,10 @@ pub enum Command {
     ///
     /// Checks that every part has the first part's header and that the `line`s keep
     /// increasing from part to part (per input, the inputs in order, when there is a `file`
-    /// column): no overlap, nothing out of order. With --input, also that every record of that
-    /// input has its row (no gap; for the outputs of solve, grade and validate --all). Then
-    /// writes the first header and every part's rows. On a problem, nothing is written.
+    /// column): no overlap, nothing out of order. With --input (each input of the run), also
+    /// that every record of every input has its row (no gap; for the outputs of solve, grade
+    /// and validate --all). Then writes the first header and every part's rows. On a problem,
+    /// nothing is written.
     #[command(after_help = MERGE_EXIT_CODES)]
     Merge(MergeArgs),
 }
@@ -575,9 +576,15 @@ pub struct MergeArgs {
     #[arg(required = true)]
     pub parts: Vec<PathBuf>,
 
-    /// The input the parts were made from: every record must have its row.
+    /// An input the parts were made from: every record must have its row. Give each input of
+    /// the run, in its order (`--input a.txt --input b.csv`); a directory stands for its files,
+    /// as in the run.
     #[arg(long, value_name = "FILE")]
-    pub input: Option<PathBuf>,
+    pub input: Vec<PathBuf>,
+
+    /// With --input DIRECTORY: only its files whose name matches PATTERN, as the run's --glob.
+    #[arg(long, value_name = "PATTERN", requires = "input")]
+    pub glob: Option<String>,
 
     #[command(flatten)]
     pub read: ReadArgs,

@@ -1,14 +1,14 @@
 //! `sudoku-batch merge`: the CSV outputs of the parts of a run (`--shard K/N`) joined into the
 //! output of the whole, after checking that they fit together: the same header, and lines
 //! that keep increasing from one part to the next (with several inputs, per input, the inputs
-//! in order). With `--input`, every record of the input must have its row. Nothing is written
-//! when a check fails.
+//! in order). With `--input`, every record of each input must have its row. Nothing is
+//! written when a check fails.
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
 use std::path::Path;
 
-use sudoku_batch::pipeline::read::{Reader, Source};
+use sudoku_batch::pipeline::read::{ReadOptions, Reader, Source, inputs};
 use sudoku_batch::pipeline::{Output, RunError};
 
 use super::Exit;
@@ -36,8 +36,9 @@ pub fn run(args: MergeArgs) -> Result<Exit, RunError> {
     // The lines in order, checked part by part, with the byte where each part's rows start.
     let mut header: Option<csv::StringRecord> = None;
     let mut last: Option<(String, u64)> = None;
-    let mut seen_files: Vec<String> = Vec::new();
-    let mut lines = Vec::new();
+    // The rows' lines, input by input in the order met (one input, named "", without a `file`
+    // column).
+    let mut by_input: Vec<(String, Vec<u64>)> = Vec::new();
     let mut starts = Vec::new();
     for part in &args.parts {
         let file = File::open(part).map_err(|e| usage(part, e.to_string()))?;
@@ -77,8 +78,9 @@ pub fn run(args: MergeArgs) -> Result<Exit, RunError> {
                 .and_then(|l| l.parse().ok())
                 .ok_or_else(|| usage(part, format!("line {at}: no line number")))?;
             let input = file_at.and_then(|i| row.get(i)).unwrap_or("").to_string();
+            let seen = |name: &str| by_input.iter().any(|(n, _)| n == name);
             match &last {
-                Some((was, _)) if *was != input && seen_files.contains(&input) => {
+                Some((was, _)) if *was != input && seen(&input) => {
                     return Err(usage(
                         part,
                         format!(
@@ -96,52 +98,18 @@ pub fn run(args: MergeArgs) -> Result<Exit, RunError> {
                 }
                 _ => {}
             }
-            if !seen_files.contains(&input) {
-                seen_files.push(input.clone());
+            match by_input.last_mut() {
+                Some((name, lines)) if *name == input => lines.push(line),
+                _ => by_input.push((input.clone(), vec![line])),
             }
             last = Some((input, line));
-            lines.push(line);
         }
     }
-    if let Some(input) = &args.input {
-        if seen_files.len() > 1 || seen_files.first().is_some_and(|f| !f.is_empty()) {
-            return Err(usage(
-                input,
-                "--input checks the parts of a run with one input".into(),
-            ));
-        }
+    if !args.input.is_empty() {
+        let sources = inputs::expand(&args.input, args.glob.as_deref())?;
         let options = args.read.options();
-        let reader = Reader::open(&Source::from_arg(Some(input)), &options)?;
-        let mut rows = lines.iter();
-        for record in reader {
-            let record = record?;
-            match rows.next() {
-                Some(&line) if line == record.line => {}
-                Some(&line) => {
-                    return Err(usage(
-                        input,
-                        format!(
-                            "the record at line {} has no row (the next row is of line {line}): a part is missing",
-                            record.line
-                        ),
-                    ));
-                }
-                None => {
-                    return Err(usage(
-                        input,
-                        format!(
-                            "the record at line {} and those after it have no row: a part is missing",
-                            record.line
-                        ),
-                    ));
-                }
-            }
-        }
-        if let Some(line) = rows.next() {
-            return Err(usage(
-                input,
-                format!("has no record at line {line}, which a part has a row of"),
-            ));
+        for (source, lines) in rows_of_inputs(&sources, by_input)? {
+            check_input(&source, &lines, &options)?;
         }
     }
     // Every check passed: the first header, then each part's rows as they are.
@@ -163,6 +131,93 @@ pub fn run(args: MergeArgs) -> Result<Exit, RunError> {
     };
     copy(&mut out).map_err(err)?;
     Ok(Exit::Ok)
+}
+
+/// The lines of the rows of each of `sources`, from the rows' lines `by_input` (input by
+/// input, named by their `file` column, "" for a run of one input); a usage error when the
+/// rows and the inputs do not fit: rows of an input not given, inputs out of order.
+fn rows_of_inputs(
+    sources: &[Source],
+    by_input: Vec<(String, Vec<u64>)>,
+) -> Result<Vec<(Source, Vec<u64>)>, RunError> {
+    let names: Vec<String> = sources.iter().map(Source::display_name).collect();
+    let usage = |message: String| RunError::Usage {
+        path: "--input".into(),
+        message,
+    };
+    let many = by_input.iter().any(|(name, _)| !name.is_empty());
+    if let [source] = sources {
+        if many {
+            return Err(usage(
+                "the parts come from a run of several inputs (their rows have a `file` column): \
+                 give each with --input"
+                    .into(),
+            ));
+        }
+        let lines = by_input.into_iter().flat_map(|(_, lines)| lines).collect();
+        return Ok(vec![(source.clone(), lines)]);
+    }
+    if !by_input.is_empty() && !many {
+        return Err(usage(
+            "the parts come from a run of one input (their rows have no `file` column): give \
+             only that one with --input"
+                .into(),
+        ));
+    }
+    let mut lines: Vec<Vec<u64>> = vec![Vec::new(); sources.len()];
+    let mut after = None;
+    for (name, rows) in by_input {
+        let Some(i) = names.iter().position(|n| *n == name) else {
+            return Err(usage(format!(
+                "the parts have rows of input {name}, which --input does not name"
+            )));
+        };
+        if let Some(before) = after.filter(|&before| before > i) {
+            return Err(usage(format!(
+                "the rows of input {name} come after those of {}, which --input names later: \
+                 the parts are out of order",
+                names[before]
+            )));
+        }
+        after = Some(i);
+        lines[i] = rows;
+    }
+    Ok(sources.iter().cloned().zip(lines).collect())
+}
+
+/// Checks that every record of `source` has a row, given the lines of its rows in order.
+fn check_input(source: &Source, lines: &[u64], options: &ReadOptions) -> Result<(), RunError> {
+    let name = source.display_name();
+    let usage = |message: String| RunError::Usage {
+        path: name.clone(),
+        message,
+    };
+    let reader = Reader::open(source, options)?;
+    let mut rows = lines.iter();
+    for record in reader {
+        let record = record?;
+        match rows.next() {
+            Some(&line) if line == record.line => {}
+            Some(&line) => {
+                return Err(usage(format!(
+                    "the record at line {} has no row (the next row is of line {line}): a part is missing",
+                    record.line
+                )));
+            }
+            None => {
+                return Err(usage(format!(
+                    "the record at line {} and those after it have no row: a part is missing",
+                    record.line
+                )));
+            }
+        }
+    }
+    if let Some(line) = rows.next() {
+        return Err(usage(format!(
+            "has no record at line {line}, which a part has a row of"
+        )));
+    }
+    Ok(())
 }
 
 /// True when `a` and `b` name one file (both exist and have the same identity).

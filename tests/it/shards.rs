@@ -119,7 +119,13 @@ fn parts_make_the_whole(args: &[&str], inputs: &[PathBuf], merge_input: bool) {
         let merged = dir.path().join(format!("merged-{n}.csv"));
         let mut merge: Vec<&str> = vec!["merge"];
         if merge_input {
-            merge.extend(["--input", inputs[0].to_str().unwrap()]);
+            // The inputs are read again, as the run read them.
+            if let Some(at) = args.iter().position(|&a| a == "--format") {
+                merge.extend(&args[at..at + 2]);
+            }
+            for input in inputs {
+                merge.extend(["--input", input.to_str().unwrap()]);
+            }
         }
         merge.push(merged.to_str().unwrap());
         merge.extend(files.iter().map(|p| p.to_str().unwrap()));
@@ -135,7 +141,7 @@ fn parts_make_the_whole(args: &[&str], inputs: &[PathBuf], merge_input: bool) {
 #[test]
 fn solve_parts_of_several_inputs_make_the_whole() {
     let dir = tempfile::tempdir().unwrap();
-    parts_make_the_whole(&["solve"], &corpus(dir.path()), false);
+    parts_make_the_whole(&["solve"], &corpus(dir.path()), true);
 }
 
 #[test]
@@ -340,4 +346,78 @@ fn merge_refuses_parts_that_do_not_fit() {
     assert_eq!(graded.status.code(), Some(0));
     refused(&[a, &grade], false, "header");
     assert_eq!(merge(&[a, c], false).status.code(), Some(0));
+}
+
+#[test]
+fn merge_checks_every_input_of_a_run_of_several() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = corpus(dir.path());
+    let files = shard_files(dir.path(), &["solve"], &inputs, 3, 0);
+    let out = dir.path().join("whole.csv");
+    let merge = |inputs: &[&PathBuf], parts: &[&PathBuf]| {
+        let mut cmd = bin();
+        cmd.arg("merge");
+        for input in inputs {
+            cmd.arg("--input").arg(input);
+        }
+        cmd.arg(&out).args(parts).output().unwrap()
+    };
+    let refused = |inputs: &[&PathBuf], parts: &[&PathBuf], why: &str| {
+        let got = merge(inputs, parts);
+        assert_eq!(got.status.code(), Some(2), "{inputs:?} {parts:?}");
+        let stderr = String::from_utf8_lossy(&got.stderr);
+        assert!(stderr.contains(why), "{stderr}");
+        assert!(!out.exists(), "{parts:?}: wrote the output");
+    };
+    let [a, b, c] = [&inputs[0], &inputs[1], &inputs[2]];
+    let parts: Vec<&PathBuf> = files.iter().collect();
+    // A gap in any input shows: the middle part holds the end of one and the start of another.
+    refused(&[a, b, c], &[parts[0], parts[2]], "a part is missing");
+    refused(&[a, b], &parts, "which --input does not name");
+    refused(&[b, a, c], &parts, "out of order");
+    refused(&[a], &parts, "give each with --input");
+    assert_eq!(merge(&[a, b, c], &parts).status.code(), Some(0));
+    std::fs::remove_file(&out).unwrap();
+    // A directory's files, picked by --glob as in the run.
+    let texts = dir.path().join("texts");
+    std::fs::create_dir(&texts).unwrap();
+    for name in ["a.txt", "b.txt"] {
+        std::fs::copy(a, texts.join(name)).unwrap();
+    }
+    std::fs::copy(b, texts.join("c.csv")).unwrap();
+    let parts = (0..2)
+        .map(|k| {
+            let part = dir.path().join(format!("glob-{k}.csv"));
+            let shard = format!("{k}/2");
+            let run = bin()
+                .args(["solve", "-q", "--glob", "*.txt", "--shard", &shard, "-o"])
+                .arg(&part)
+                .arg(&texts)
+                .output()
+                .unwrap();
+            assert_eq!(run.status.code(), Some(1), "{}", crate::util::stderr(&run));
+            part
+        })
+        .collect::<Vec<_>>();
+    let merged = bin()
+        .args(["merge", "--glob", "*.txt", "--input"])
+        .arg(&texts)
+        .arg(&out)
+        .args(&parts)
+        .output()
+        .unwrap();
+    assert_eq!(
+        merged.status.code(),
+        Some(0),
+        "{}",
+        crate::util::stderr(&merged)
+    );
+    let unpicked = bin()
+        .args(["merge", "--input"])
+        .arg(&texts)
+        .arg(dir.path().join("other.csv"))
+        .args(&parts)
+        .output()
+        .unwrap();
+    assert_eq!(unpicked.status.code(), Some(2));
 }
