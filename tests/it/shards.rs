@@ -1,9 +1,10 @@
 //! `--shard K/N` and `merge`: the parts of a run, concatenated or merged, are the run on one
-//! machine (but for `time_ns`), for text, CSV and gzip inputs, one or several at a time.
+//! machine (but for `time_ns`), for text, CSV, TSV, gzip, grid and stdin inputs, one or
+//! several at a time, cut by bytes or by record index.
 
 use std::path::{Path, PathBuf};
 
-use crate::util::{bin, data, gzip, mixed_records, sample_puzzles, write};
+use crate::util::{HEADER, PUZZLE, bin, data, gzip, mixed_records, sample_puzzles, write};
 
 /// The part counts tried.
 const PARTS: [u64; 4] = [1, 2, 3, 7];
@@ -144,22 +145,85 @@ fn solve_parts_of_several_inputs_make_the_whole() {
     parts_make_the_whole(&["solve"], &corpus(dir.path()), true);
 }
 
-#[test]
-fn solve_parts_of_each_kind_of_input_make_the_whole() {
-    let dir = tempfile::tempdir().unwrap();
-    for input in corpus(dir.path()) {
-        parts_make_the_whole(&["solve"], &[input], true);
+/// Uncompressed files of one record a line, which parts cut by bytes: text with empty and `#`
+/// lines, CRLF and a last line with no line break; CSV with a header and the puzzle in its
+/// third column; TSV with no header; CSV with quoted fields, some holding line breaks.
+fn plain_corpus(dir: &Path) -> Vec<PathBuf> {
+    let puzzles = sample_puzzles();
+    let mut text = mixed_records();
+    for (i, p) in puzzles[..120].iter().enumerate() {
+        text.extend_from_slice(
+            match i % 7 {
+                0 => format!("{p}\r\n"),
+                1 => format!("\n# note\n{p}\n"),
+                2 => format!("\r\n{p} rated {i}\n\n"),
+                3 => format!("{p}\r"),
+                _ => format!("{p}\n"),
+            }
+            .as_bytes(),
+        );
     }
+    text.extend_from_slice(puzzles[120].as_bytes());
+    let mut csv = String::from("id,rating,puzzle,note\r\n");
+    let mut tsv = String::new();
+    let mut quoted = String::from("id,note,puzzle\n");
+    for (i, p) in puzzles[200..320].iter().enumerate() {
+        csv += &format!("{i},{},{p},ok\r\n", i % 5);
+        tsv += &format!("{i}\t{p}\n");
+        let note = match i % 4 {
+            0 => "\"two\nlines\"".to_string(),
+            1 => format!("\"a puzzle inside\n{p}\n\""),
+            2 => "\"say \"\"hi\"\"\"".to_string(),
+            _ => "plain".to_string(),
+        };
+        quoted += &format!("{i},{note},{p}\n");
+    }
+    vec![
+        write(dir, "plain.txt", text),
+        write(dir, "third.csv", csv),
+        write(dir, "no-header.tsv", tsv),
+        write(dir, "quoted.csv", quoted),
+    ]
 }
 
 #[test]
-fn validate_and_grade_parts_make_the_whole() {
+fn parts_of_plain_files_cut_by_bytes_make_the_whole() {
     let dir = tempfile::tempdir().unwrap();
+    let inputs = plain_corpus(dir.path());
+    for input in &inputs {
+        parts_make_the_whole(&["solve"], std::slice::from_ref(input), true);
+    }
+    parts_make_the_whole(&["solve"], &inputs, true);
+    parts_make_the_whole(&["validate", "--all"], &inputs[1..3], true);
+}
+
+#[test]
+fn parts_of_an_input_smaller_than_their_count_may_be_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "two.txt", format!("{PUZZLE}\n\n{PUZZLE}"));
+    let files = shard_files(dir.path(), &["solve"], std::slice::from_ref(&input), 7, 0);
+    let empty = files
+        .iter()
+        .filter(|f| std::fs::read_to_string(f).unwrap() == format!("{HEADER}\n"))
+        .count();
+    assert_eq!(empty, 5, "two records in seven parts");
+    // Merged with the input, the empty parts included.
+    parts_make_the_whole(&["solve"], &[input], true);
+}
+
+#[test]
+fn parts_of_inputs_that_are_counted_make_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    // Plain text beside gzip: every part counts the records.
     let inputs = corpus(dir.path());
-    parts_make_the_whole(&["validate", "--all"], &inputs, false);
-    // Only the failing rows: the lines have gaps, which merge without --input accepts.
-    parts_make_the_whole(&["validate"], &inputs[..1], false);
-    parts_make_the_whole(&["grade", "--max-time-ms", "2000"], &inputs[1..], false);
+    parts_make_the_whole(&["solve"], &[inputs[0].clone(), inputs[2].clone()], true);
+    // Grid blocks, plain and compressed.
+    let blocks = std::fs::read(data("grid_blocks.txt")).unwrap();
+    let grids = [
+        write(dir.path(), "blocks.txt", &blocks),
+        write(dir.path(), "blocks.txt.gz", gzip(&blocks)),
+    ];
+    parts_make_the_whole(&["solve", "--format", "grid"], &grids, true);
 }
 
 #[test]
@@ -250,7 +314,8 @@ fn resume_keeps_the_part() {
 }
 
 /// A resumed part of a text input, read line by line in place, stops at the part's end:
-/// it once ran on to the end of the input whenever its read-ahead was quick enough.
+/// it once ran on to the end of the input whenever its read-ahead was quick enough. Plain
+/// text is cut by bytes, gzip text by record index.
 #[test]
 fn r_resumed_part_of_text_stops_at_its_end() {
     let dir = tempfile::tempdir().unwrap();
@@ -258,29 +323,34 @@ fn r_resumed_part_of_text_stops_at_its_end() {
         .iter()
         .map(|p| p.clone() + "\n")
         .collect();
-    let input = write(dir.path(), "corpus.txt", &lines);
+    // Part 3 of 16: of 60 lines of 82 bytes, the 3 starting in bytes [922, 1230); of 60
+    // records, the 4 in [11, 15).
+    let inputs = [
+        (write(dir.path(), "corpus.txt", &lines), 3),
+        (
+            write(dir.path(), "corpus.txt.gz", gzip(lines.as_bytes())),
+            4,
+        ),
+    ];
     let out = dir.path().join("part.csv");
-    let whole = run(&["solve", "-qq", input.to_str().unwrap()], 0);
-    // Part 3 of 16 of 60 records: records 11 to 14 ([3*60/16, 4*60/16)), after the header.
-    let mut lines = whole.lines();
-    let header = lines.next().unwrap();
-    let expected: String = std::iter::once(header)
-        .chain(lines.skip(11).take(4))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    for _ in 0..10 {
-        let _ = std::fs::remove_file(&out);
-        let args = ["solve", "-qq", "--resume", "--shard", "3/16", "-o"];
-        let status = bin()
-            .args(args)
-            .arg(&out)
-            .arg(&input)
-            .output()
-            .unwrap()
-            .status;
-        assert_eq!(status.code(), Some(0));
-        let got = std::fs::read_to_string(&out).unwrap();
-        assert_eq!(without_times(&got), without_times(&expected));
+    for (input, rows) in &inputs {
+        let args = ["solve", "-qq", "--shard", "3/16", input.to_str().unwrap()];
+        let expected = run(&args, 0);
+        assert_eq!(expected.lines().count(), rows + 1, "{args:?}: {expected}");
+        for _ in 0..10 {
+            let _ = std::fs::remove_file(&out);
+            let args = ["solve", "-qq", "--resume", "--shard", "3/16", "-o"];
+            let status = bin()
+                .args(args)
+                .arg(&out)
+                .arg(input)
+                .output()
+                .unwrap()
+                .status;
+            assert_eq!(status.code(), Some(0));
+            let got = std::fs::read_to_string(&out).unwrap();
+            assert_eq!(without_times(&got), without_times(&expected));
+        }
     }
 }
 

@@ -150,6 +150,22 @@ impl<R: BufRead> CsvSplitter<R> {
         }
     }
 
+    /// The same splitter, reading an input that starts at byte `offset` of a file, where a
+    /// record (or an empty line) starts after `lines` line breaks: no byte order mark is
+    /// looked for, and lines are numbered on from there.
+    pub(crate) fn starting_at(mut self, offset: u64, lines: u64) -> Self {
+        self.started = true;
+        self.offset = offset;
+        self.line = lines;
+        self
+    }
+
+    /// Skips the empty lines before the next record: where it starts, and the line breaks
+    /// before it; `None` at the end of the input.
+    pub(crate) fn record_start(&mut self) -> io::Result<Option<(u64, u64)>> {
+        Ok(self.skip_to_record()?.then_some((self.offset, self.line)))
+    }
+
     /// The same splitter, splitting every record with `csv-core`.
     #[cfg(test)]
     pub(crate) fn always_csv_core(mut self) -> Self {
@@ -396,17 +412,35 @@ fn sniff_delimiter<R: BufRead>(input: &mut R) -> io::Result<u8> {
     Ok(best.unwrap_or(b','))
 }
 
-/// CSV records: the puzzle is one column of each row.
-pub(super) struct CsvRecords<R> {
-    splitter: CsvSplitter<R>,
+/// What the start of a CSV input says of all of it: the delimiter, the header, the columns.
+/// A shard that reads a slice from the middle of a file takes it from the file's start, so
+/// that every part reads the column a whole run reads.
+#[derive(Debug, Clone)]
+pub(super) struct CsvLayout {
+    delimiter: u8,
     column: usize,
     /// The column of the stated solution, when asked for.
     expect: Option<usize>,
+    /// Which column holds the puzzles and why, in words.
+    column_used: String,
+    /// Where the header row ends (its line end consumed), when the input has one.
+    header_end: Option<u64>,
+}
+
+impl CsvLayout {
+    /// The field delimiter.
+    pub(super) fn delimiter(&self) -> u8 {
+        self.delimiter
+    }
+}
+
+/// CSV records: the puzzle is one column of each row.
+pub(super) struct CsvRecords<R> {
+    splitter: CsvSplitter<R>,
+    layout: CsvLayout,
     record: CsvRow,
     /// The first rows, read to find the header and the columns, not yet given out.
     pending: VecDeque<CsvRow>,
-    /// Which column holds the puzzles and why, in words.
-    column_used: String,
 }
 
 impl<R: BufRead> CsvRecords<R> {
@@ -437,6 +471,7 @@ impl<R: BufRead> CsvRecords<R> {
         } else {
             Vec::new()
         };
+        let header_end = (has_first && is_header).then_some(first.end_offset);
         let mut pending = VecDeque::new();
         if has_first && !is_header {
             pending.push_back(first);
@@ -478,11 +513,45 @@ impl<R: BufRead> CsvRecords<R> {
         let column_used = describe_column(column, names.get(column), how);
         Ok(CsvRecords {
             splitter,
-            column,
-            expect,
+            layout: CsvLayout {
+                delimiter,
+                column,
+                expect,
+                column_used,
+                header_end,
+            },
             record: CsvRow::default(),
             pending,
-            column_used,
+        })
+    }
+
+    /// What the start of the input said: to read a slice of the same file the same way.
+    pub(super) fn layout(&self) -> &CsvLayout {
+        &self.layout
+    }
+
+    /// The records of a slice of an input whose start gave `layout`: `input` starts at
+    /// `start` of the input, where a record (or an empty line) starts, after `lines` line
+    /// breaks. The header row is skipped when the slice holds it.
+    pub(super) fn from_layout(
+        input: R,
+        layout: CsvLayout,
+        start: u64,
+        lines: u64,
+    ) -> io::Result<Self> {
+        let mut splitter = CsvSplitter::with_delimiter(input, layout.delimiter);
+        if start > 0 {
+            splitter = splitter.starting_at(start, lines);
+        }
+        if layout.header_end.is_some_and(|end| start < end) {
+            let mut header = CsvRow::default();
+            splitter.next_row(&mut header)?;
+        }
+        Ok(CsvRecords {
+            splitter,
+            layout,
+            record: CsvRow::default(),
+            pending: VecDeque::new(),
         })
     }
 }
@@ -572,7 +641,7 @@ pub(super) fn resolve_column(
 
 impl<R: BufRead + Send> RecordSource for CsvRecords<R> {
     fn column_used(&self) -> Option<String> {
-        Some(self.column_used.clone())
+        Some(self.layout.column_used.clone())
     }
 
     fn next_record(&mut self) -> io::Result<Option<Record>> {
@@ -592,13 +661,13 @@ impl<R: BufRead + Send> RecordSource for CsvRecords<R> {
                 "unbalanced quote: a quoted field runs to the end of the input",
             )
         } else {
-            match row.get(self.column) {
+            match row.get(self.layout.column) {
                 None => invalid(
                     line,
                     &row.joined(),
                     format!(
                         "no column {} (the row has {}, numbered from 0)",
-                        self.column,
+                        self.layout.column,
                         crate::words::count(row.len() as u64, "field", "fields")
                     ),
                 ),
@@ -608,7 +677,7 @@ impl<R: BufRead + Send> RecordSource for CsvRecords<R> {
                 },
             }
         };
-        if let Some(i) = self.expect {
+        if let Some(i) = self.layout.expect {
             record.expected = Some(Box::new(if row.too_long() {
                 Expected::Malformed(format!(
                     "the record is longer than the limit of {MAX_RECORD_BYTES} bytes"

@@ -1,10 +1,73 @@
-//! The inputs a run reads, as the command line names them: files, `-` for stdin, and
-//! directories, which stand for the files in them in name order (not those in their
+//! The inputs a run reads ([`Source`]), as the command line names them: files, `-` for stdin,
+//! and directories, which stand for the files in them in name order (not those in their
 //! subdirectories, nor hidden ones), optionally only those whose name matches a glob pattern.
 
 use std::path::{Path, PathBuf};
 
-use super::{ReadError, Source};
+use super::{Format, ReadError, compressed};
+
+/// Where records come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input.
+    Stdin,
+    /// A file.
+    Path(PathBuf),
+}
+
+impl Source {
+    /// `-` or nothing is stdin, anything else a path.
+    pub fn from_arg(arg: Option<&Path>) -> Source {
+        match arg {
+            None => Source::Stdin,
+            Some(p) if p.as_os_str() == "-" => Source::Stdin,
+            Some(p) => Source::Path(p.to_path_buf()),
+        }
+    }
+
+    /// The name shown in messages and in the `file` column.
+    pub fn display_name(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_string(),
+            Source::Path(p) => p.display().to_string(),
+        }
+    }
+
+    /// True for an input that can be read only once: stdin, or a path that is no regular file
+    /// (a named pipe, a `<(command)`, a device).
+    pub fn reads_once(&self) -> bool {
+        match self {
+            Source::Stdin => true,
+            Source::Path(p) => std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir()),
+        }
+    }
+
+    /// The format [`Format::Auto`] picks for this input: by its name.
+    pub(super) fn guess_format(&self) -> Format {
+        let Source::Path(p) = self else {
+            return Format::Text;
+        };
+        let name = p.to_string_lossy().to_ascii_lowercase();
+        if name.ends_with(".parquet") {
+            return Format::Parquet;
+        }
+        let name = compressed::strip_suffix(&name);
+        if name.ends_with(".csv") || name.ends_with(".tsv") {
+            Format::Csv
+        } else {
+            Format::Text
+        }
+    }
+
+    /// True for a name ending in `.tsv` (before a compression suffix): tab-separated.
+    pub(super) fn is_tsv(&self) -> bool {
+        let Source::Path(p) = self else {
+            return false;
+        };
+        let name = p.to_string_lossy().to_ascii_lowercase();
+        compressed::strip_suffix(&name).ends_with(".tsv")
+    }
+}
 
 /// The inputs `args` name, in order: a directory's files in name order, those whose name
 /// matches `glob` when given; no argument is stdin. Fails on a directory that cannot be

@@ -18,9 +18,15 @@ pub(super) struct Lines<R> {
 
 impl<R: BufRead> Lines<R> {
     pub(super) fn new(inner: R) -> Self {
+        Lines::starting_at(inner, 0)
+    }
+
+    /// The lines of a stream that starts at the start of a line, after `lines` line breaks
+    /// of the file it is a slice of: the first is numbered `lines + 1`.
+    pub(super) fn starting_at(inner: R, lines: u64) -> Self {
         Lines {
             inner,
-            line: 0,
+            line: lines,
             after_cr: false,
         }
     }

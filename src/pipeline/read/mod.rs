@@ -5,10 +5,11 @@
 //! One file per format: `text` (one puzzle per line), `csv` (one column holds the puzzle),
 //! `grid` (blocks of nine rows of nine cells) and `parquet` (one column of a Parquet file);
 //! `lines` splits lines for text and grids; `inputs` turns the command line's inputs into the
-//! list of files read in turn; `open` opens one input (decompression, format). A record that is not a puzzle becomes [`RecordInput::Invalid`]
-//! with the reason, never an error: only I/O failures and options that do not fit the input
-//! stop reading. No record is held in memory beyond [`MAX_RECORD_BYTES`], so memory stays flat
-//! whatever the input holds.
+//! list of files read in turn ([`Source`]s); `open` opens one input (decompression, format);
+//! `shard` finds the records of one part of a run (`--shard K/N`). A record that is not a
+//! puzzle becomes [`RecordInput::Invalid`] with the reason, never an error: only I/O failures
+//! and options that do not fit the input stop reading. No record is held in memory beyond
+//! [`MAX_RECORD_BYTES`], so memory stays flat whatever the input holds.
 
 mod compressed;
 pub(crate) mod csv;
@@ -17,14 +18,17 @@ pub mod inputs;
 mod lines;
 #[cfg(feature = "parquet")]
 mod parquet;
+mod shard;
 mod text;
 
-use open::{Stream, format_of, open_one, open_stream};
+pub use inputs::Source;
+use open::{Stream, format_of, open_one, open_slice, open_stream};
+use shard::Part;
 
 use std::collections::VecDeque;
+use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -191,60 +195,6 @@ pub const PUZZLE_COLUMN_NAMES: [&str; 7] = [
 /// Column names taken to hold stated solutions when `--expect-column` names none.
 pub const SOLUTION_COLUMN_NAMES: [&str; 2] = ["solution", "solutions"];
 
-/// Where records come from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
-    /// Standard input.
-    Stdin,
-    /// A file.
-    Path(PathBuf),
-}
-
-impl Source {
-    /// `-` or nothing is stdin, anything else a path.
-    pub fn from_arg(arg: Option<&Path>) -> Source {
-        match arg {
-            None => Source::Stdin,
-            Some(p) if p.as_os_str() == "-" => Source::Stdin,
-            Some(p) => Source::Path(p.to_path_buf()),
-        }
-    }
-
-    /// The name shown in messages and in the `file` column.
-    pub fn display_name(&self) -> String {
-        match self {
-            Source::Stdin => "<stdin>".to_string(),
-            Source::Path(p) => p.display().to_string(),
-        }
-    }
-
-    /// The format [`Format::Auto`] picks for this input: by its name.
-    fn guess_format(&self) -> Format {
-        let Source::Path(p) = self else {
-            return Format::Text;
-        };
-        let name = p.to_string_lossy().to_ascii_lowercase();
-        if name.ends_with(".parquet") {
-            return Format::Parquet;
-        }
-        let name = compressed::strip_suffix(&name);
-        if name.ends_with(".csv") || name.ends_with(".tsv") {
-            Format::Csv
-        } else {
-            Format::Text
-        }
-    }
-
-    /// True for a name ending in `.tsv` (before a compression suffix): tab-separated.
-    fn is_tsv(&self) -> bool {
-        let Source::Path(p) = self else {
-            return false;
-        };
-        let name = p.to_string_lossy().to_ascii_lowercase();
-        compressed::strip_suffix(&name).ends_with(".tsv")
-    }
-}
-
 /// Reading options.
 #[derive(Debug, Clone, Default)]
 pub struct ReadOptions {
@@ -263,9 +213,11 @@ pub struct ReadOptions {
     /// Text: the 0-based field of each line that holds the puzzle (fields separated by runs of
     /// spaces, tabs, `,`, `;` or `|`); `None`: the line's start, or its one field of 81 cells.
     pub field: Option<usize>,
-    /// Read only this part of the records of all the inputs together ([`Shard::range`] of
-    /// their count), keeping their `line`s. The records are counted first, in a pass of their
-    /// own, so the inputs must be files: stdin is refused with [`ReadError::Usage`].
+    /// Read only this part of the records of all the inputs together, keeping their `line`s:
+    /// a contiguous range, cut by bytes when every input is an uncompressed text or CSV file,
+    /// else by record index after a pass that counts the records (stdin is copied to a
+    /// temporary file for it). The parts 0..N-1 together read every record once, in order.
+    /// [`Reader::from_reader`] refuses it.
     pub shard: Option<Shard>,
 }
 
@@ -364,10 +316,15 @@ pub struct Reader {
     /// the distinct ones, in the order met.
     columns: Arc<Mutex<Vec<String>>>,
     /// The records read: those whose index among all the inputs' records (from 0) is in this
-    /// range; everything unless [`ReadOptions::shard`] is given.
+    /// range; everything unless [`ReadOptions::shard`] is read by record index.
     keep: Range<u64>,
     /// Records met so far in the inputs, kept or not.
     met: u64,
+    /// Of each input, the bytes read, when [`ReadOptions::shard`] is read by bytes.
+    slices: Option<Vec<Option<shard::Slice>>>,
+    /// For a shard, the inputs that can be read only once (stdin, pipes) copied to temporary
+    /// files, by input; empty otherwise.
+    spools: Vec<Option<File>>,
 }
 
 impl std::fmt::Debug for Reader {
@@ -409,12 +366,12 @@ impl Reader {
     /// one is opened when the one before it ends, so that a later input that cannot be read
     /// stops the reading there.
     pub fn open_all(sources: &[Source], options: &ReadOptions) -> Result<Reader, ReadError> {
-        let Some(first) = sources.first() else {
+        if sources.is_empty() {
             return Err(ReadError::Usage {
                 path: "<input>".into(),
                 message: "no input to read".into(),
             });
-        };
+        }
         if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
             return Err(ReadError::Usage {
                 path: "<stdin>".into(),
@@ -435,27 +392,49 @@ impl Reader {
                 size = None;
             }
         }
-        let keep = match options.shard {
-            Some(shard) => shard.range(count_records(sources, options)?),
-            None => 0..u64::MAX,
+        let spools = shard::spools(sources, options)?;
+        let (keep, slices) = match shard::part(sources, options, &spools)? {
+            Part::All => (0..u64::MAX, None),
+            Part::Records(keep) => (keep, None),
+            Part::Bytes(slices) => {
+                let bytes = slices.iter().flatten().map(|s| s.end - s.start.offset);
+                size = Some(bytes.sum());
+                (0..u64::MAX, Some(slices))
+            }
         };
-        let bytes_read = Arc::new(AtomicU64::new(0));
-        let records = open_one(first, options, &bytes_read)?;
-        let reader = Reader {
-            records,
+        let mut reader = Reader {
+            records: Box::new(shard::Nothing),
             unread: VecDeque::new(),
             names: sources.iter().map(Source::display_name).collect(),
             sources: sources.into(),
             current: 0,
             options: options.clone(),
-            bytes_read,
+            bytes_read: Arc::new(AtomicU64::new(0)),
             size: size.filter(|&n| n > 0),
             columns: Arc::default(),
             keep,
             met: 0,
+            slices,
+            spools,
         };
+        reader.records = reader.open_current()?;
         reader.note_column();
         Ok(reader)
+    }
+
+    /// Opens the input [`Reader::current`] names: its slice when the shard is read by bytes.
+    fn open_current(&self) -> Result<Box<dyn RecordSource>, ReadError> {
+        let source = &self.sources[self.current];
+        match &self.slices {
+            None => {
+                let spool = self.spools.get(self.current).and_then(Option::as_ref);
+                open_one(source, &self.options, &self.bytes_read, spool)
+            }
+            Some(slices) => match &slices[self.current] {
+                Some(slice) => open_slice(source, &self.options, slice, &self.bytes_read),
+                None => Ok(Box::new(shard::Nothing)),
+            },
+        }
     }
 
     /// Reads records from any byte stream (a file already open, a socket, bytes in memory):
@@ -481,7 +460,12 @@ impl Reader {
         };
         options.check(name, format)?;
         if options.shard.is_some() {
-            return Err(shard_needs_files(name));
+            return Err(ReadError::Usage {
+                path: name.to_string(),
+                message: "--shard needs the inputs opened by Reader::open_all (files or \
+                          stdin), which it may read twice"
+                    .into(),
+            });
         }
         let bytes_read = Arc::new(AtomicU64::new(0));
         let stream = Stream {
@@ -504,6 +488,8 @@ impl Reader {
             columns: Arc::default(),
             keep: 0..u64::MAX,
             met: 0,
+            slices: None,
+            spools: Vec::new(),
         };
         reader.note_column();
         Ok(reader)
@@ -547,8 +533,7 @@ impl Reader {
                 return Ok(None);
             }
             self.current += 1;
-            let source = &self.sources[self.current];
-            self.records = open_one(source, &self.options, &self.bytes_read)?;
+            self.records = self.open_current()?;
             self.note_column();
         }
     }
@@ -623,34 +608,6 @@ impl Iterator for Reader {
 
     fn next(&mut self) -> Option<Self::Item> {
         self.next_record().transpose()
-    }
-}
-
-/// How many records `sources` hold together, read with `options` (but its shard): a pass of
-/// its own before a shard is read.
-fn count_records(sources: &[Source], options: &ReadOptions) -> Result<u64, ReadError> {
-    if sources.contains(&Source::Stdin) {
-        return Err(shard_needs_files("<stdin>"));
-    }
-    let all = ReadOptions {
-        shard: None,
-        ..options.clone()
-    };
-    let mut reader = Reader::open_all(sources, &all)?;
-    let mut count = 0;
-    while reader.next_record()?.is_some() {
-        count += 1;
-    }
-    Ok(count)
-}
-
-/// The refusal of `--shard` for an input that is not a file.
-fn shard_needs_files(name: &str) -> ReadError {
-    ReadError::Usage {
-        path: name.to_string(),
-        message: "--shard needs input files: their records are counted before the shard is \
-                  read, and stdin can be read only once"
-            .into(),
     }
 }
 

@@ -1,11 +1,13 @@
 //! Opening one input of a run: a file or stdin, decompressed as its first bytes say, read in
-//! its format (text, CSV, grid blocks or Parquet), its bytes counted for the progress bar.
+//! its format (text, CSV, grid blocks or Parquet), its bytes counted for the progress bar; or
+//! a shard's slice of a plain file, read as the file's start says.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::shard::Slice;
 use super::{
     BUF_SIZE, Format, MIN_BUF_SIZE, ReadError, ReadOptions, RecordSource, Source, compressed, csv,
     grid, io_error, is_a_directory, text,
@@ -44,14 +46,23 @@ pub(super) struct Stream<'a> {
     pub(super) size: Option<u64>,
 }
 
-/// Opens one input of a run, counting the bytes read from it into `bytes_read`.
+/// Opens one input of a run, counting the bytes read from it into `bytes_read`. An input
+/// copied to `spool` (for a shard, as it can be read only once) is read from the copy.
 pub(super) fn open_one(
     source: &Source,
     options: &ReadOptions,
     bytes_read: &Arc<AtomicU64>,
+    spool: Option<&File>,
 ) -> Result<Box<dyn RecordSource>, ReadError> {
     let name = source.display_name();
     let format = format_of(source, options);
+    // The copy shares its offset with the spool: each reading starts at 0.
+    let spooled = |spool: &File| {
+        let mut copy = spool.try_clone()?;
+        copy.rewind()?;
+        Ok(copy)
+    };
+    let spooled = |spool| spooled(spool).map_err(|e| io_error(&name, e));
     let mut size = None;
     let raw: Box<dyn Read + Send> = match source {
         Source::Stdin if format == Format::Parquet => {
@@ -60,9 +71,15 @@ pub(super) fn open_one(
                 message: "Parquet input must be a file: it is read from its end".into(),
             });
         }
-        Source::Stdin => Box::new(io::stdin()),
+        Source::Stdin => match spool {
+            Some(spool) => Box::new(spooled(spool)?),
+            None => Box::new(io::stdin()),
+        },
         Source::Path(p) => {
-            let file = File::open(p).map_err(|e| io_error(&name, e))?;
+            let file = match spool {
+                Some(spool) => spooled(spool)?,
+                None => File::open(p).map_err(|e| io_error(&name, e))?,
+            };
             let meta = file.metadata().map_err(|e| io_error(&name, e))?;
             if meta.is_dir() {
                 return Err(io_error(&name, is_a_directory()));
@@ -117,6 +134,122 @@ pub(super) fn open_stream(
     options: &ReadOptions,
     bytes_read: &Arc<AtomicU64>,
 ) -> Result<Box<dyn RecordSource>, ReadError> {
+    let (name, format, tsv) = (stream.name, stream.format, stream.tsv);
+    let input = decoded(stream, bytes_read)?;
+    Ok(match format {
+        Format::Text | Format::Auto => Box::new(text::TextRecords::new(input, options.field)),
+        Format::Csv => Box::new(open_csv(name, input, tsv, options)?),
+        Format::Grid => Box::new(grid::GridRecords::new(input)),
+        Format::Parquet => {
+            return Err(ReadError::Usage {
+                path: name.to_string(),
+                message: "Parquet input must be a file: it is read from its end".into(),
+            });
+        }
+    })
+}
+
+/// What the start of the CSV file `source` says of it, found as [`open_one`] finds it.
+pub(super) fn csv_layout(
+    source: &Source,
+    options: &ReadOptions,
+) -> Result<csv::CsvLayout, ReadError> {
+    let name = source.display_name();
+    let path = path_of(source)?;
+    let file = File::open(path).map_err(|e| io_error(&name, e))?;
+    let size = file.metadata().map_err(|e| io_error(&name, e))?.len();
+    let stream = Stream {
+        name: &name,
+        raw: Box::new(file),
+        format: Format::Csv,
+        tsv: source.is_tsv(),
+        size: Some(size),
+    };
+    let input = decoded(stream, &Arc::default())?;
+    Ok(open_csv(&name, input, source.is_tsv(), options)?
+        .layout()
+        .clone())
+}
+
+/// The file `source` names; stdin, which is never cut by bytes, is refused.
+fn path_of(source: &Source) -> Result<&std::path::Path, ReadError> {
+    match source {
+        Source::Path(path) => Ok(path),
+        Source::Stdin => Err(ReadError::Usage {
+            path: source.display_name(),
+            message: "stdin is not cut by bytes".into(),
+        }),
+    }
+}
+
+/// Opens a shard's slice of the plain (uncompressed, line-per-record) file `source`, reading
+/// it as its start said (`slice.csv`); its bytes are counted into `bytes_read`.
+pub(super) fn open_slice(
+    source: &Source,
+    options: &ReadOptions,
+    slice: &Slice,
+    bytes_read: &Arc<AtomicU64>,
+) -> Result<Box<dyn RecordSource>, ReadError> {
+    let name = source.display_name();
+    let io_err = |e| io_error(&name, e);
+    let path = path_of(source)?;
+    let mut file = File::open(path).map_err(io_err)?;
+    file.seek(SeekFrom::Start(slice.start.offset))
+        .map_err(io_err)?;
+    let len = slice.end - slice.start.offset;
+    let counting = Counting {
+        inner: file.take(len),
+        count: bytes_read.clone(),
+    };
+    let input = BufReader::with_capacity(buffer_size(Some(len)), counting);
+    let lines = slice.start.lines;
+    Ok(match &slice.csv {
+        None => Box::new(text::TextRecords::starting_at(input, options.field, lines)),
+        Some(layout) => Box::new(
+            csv::CsvRecords::from_layout(input, layout.clone(), slice.start.offset, lines)
+                .map_err(io_err)?,
+        ),
+    })
+}
+
+/// The read buffer for an input of `size` bytes, when known.
+fn buffer_size(size: Option<u64>) -> usize {
+    // A small file gets a buffer its size: the buffer is zeroed before its first use, which
+    // for thousands of small inputs would cost more than reading them.
+    size.map_or(BUF_SIZE, |n| {
+        usize::try_from(n + 1).map_or(BUF_SIZE, |n| n.clamp(MIN_BUF_SIZE, BUF_SIZE))
+    })
+}
+
+/// Opens the CSV records of `input` (already decoded), a tab-separated one when `tsv`.
+fn open_csv(
+    name: &str,
+    input: Box<dyn BufRead + Send>,
+    tsv: bool,
+    options: &ReadOptions,
+) -> Result<csv::CsvRecords<Box<dyn BufRead + Send>>, ReadError> {
+    let delimiter = options.delimiter.or(tsv.then_some(b'\t'));
+    let csv_options = csv::CsvOptions {
+        column: &options.column,
+        header: options.header,
+        expect: options.expect_column.as_ref(),
+        delimiter,
+    };
+    csv::CsvRecords::new(input, &csv_options).map_err(|e| match e {
+        csv::OpenError::Io(e) => io_error(name, e),
+        csv::OpenError::Usage(message) => ReadError::Usage {
+            path: name.to_string(),
+            message,
+        },
+    })
+}
+
+/// The bytes of `stream` as its format reads them: decompressed as its first bytes say, UTF-16
+/// and unsupported compressions refused.
+fn decoded(
+    stream: Stream,
+    bytes_read: &Arc<AtomicU64>,
+) -> Result<Box<dyn BufRead + Send>, ReadError> {
     let name = stream.name;
     let io_err = |e| io_error(name, e);
     let mut counting = Counting {
@@ -137,11 +270,7 @@ pub(super) fn open_stream(
     if let Some(message) = compressed::refusal(kind) {
         return Err(usage(message));
     }
-    // A small file gets a buffer its size: the buffer is zeroed before its first use, which
-    // for thousands of small inputs would cost more than reading them.
-    let capacity = stream.size.map_or(BUF_SIZE, |n| {
-        usize::try_from(n + 1).map_or(BUF_SIZE, |n| n.clamp(MIN_BUF_SIZE, BUF_SIZE))
-    });
+    let capacity = buffer_size(stream.size);
     let buffered = BufReader::with_capacity(capacity, io::Cursor::new(head).chain(counting));
     let mut input = compressed::decompress(kind, Box::new(buffered)).map_err(io_err)?;
     // Compressed text may be UTF-16 too.
@@ -149,28 +278,5 @@ pub(super) fn open_stream(
     if let Some(message) = compressed::refusal(first) {
         return Err(usage(message));
     }
-    Ok(match stream.format {
-        Format::Text | Format::Auto => Box::new(text::TextRecords::new(input, options.field)),
-        Format::Csv => {
-            let delimiter = options.delimiter.or(stream.tsv.then_some(b'\t'));
-            let csv_options = csv::CsvOptions {
-                column: &options.column,
-                header: options.header,
-                expect: options.expect_column.as_ref(),
-                delimiter,
-            };
-            Box::new(
-                csv::CsvRecords::new(input, &csv_options).map_err(|e| match e {
-                    csv::OpenError::Io(e) => io_err(e),
-                    csv::OpenError::Usage(message) => usage(message),
-                })?,
-            )
-        }
-        Format::Grid => Box::new(grid::GridRecords::new(input)),
-        Format::Parquet => {
-            return Err(usage(
-                "Parquet input must be a file: it is read from its end".into(),
-            ));
-        }
-    })
+    Ok(input)
 }

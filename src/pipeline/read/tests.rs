@@ -432,29 +432,39 @@ fn csv_record_over_the_limit_keeps_its_start_and_counts_the_rest() {
 }
 
 /// Records read in place (as `--resume` reads them) keep to the shard as parsed ones do: a
-/// resumed part of a text file once ran on to the end of the file.
+/// resumed part of a text file once ran on to the end of the file. Plain text is cut by
+/// bytes, gzip text by record index.
 #[test]
 fn r_plain_records_keep_to_the_shard() {
+    use std::io::Write as _;
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("corpus.txt");
-    std::fs::write(&path, format!("{P1}\n").repeat(10)).unwrap();
+    let text = format!("{P1}\n").repeat(10);
+    let plain = dir.path().join("corpus.txt");
+    std::fs::write(&plain, &text).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.as_bytes()).unwrap();
+    let zipped = dir.path().join("corpus.txt.gz");
+    std::fs::write(&zipped, gz.finish().unwrap()).unwrap();
     let options = ReadOptions {
         shard: Some(crate::shard::Shard::new(1, 3).unwrap()),
         ..ReadOptions::default()
     };
-    for plain in [false, true] {
-        let mut reader = Reader::open(&Source::Path(path.clone()), &options).unwrap();
-        let mut lines = Vec::new();
-        loop {
-            if plain && let Some(record) = reader.next_plain().unwrap() {
-                lines.push(record.line);
-            } else if let Some(record) = reader.next_record().unwrap() {
-                lines.push(record.line);
-            } else {
-                break;
+    // Part 1 of 3: of 820 bytes, [273, 546), the lines starting at 328, 410 and 492; of 10
+    // records, [3, 6).
+    for (path, want) in [(plain, [5, 6, 7]), (zipped, [4, 5, 6])] {
+        for in_place in [false, true] {
+            let mut reader = Reader::open(&Source::Path(path.clone()), &options).unwrap();
+            let mut lines = Vec::new();
+            loop {
+                if in_place && let Some(record) = reader.next_plain().unwrap() {
+                    lines.push(record.line);
+                } else if let Some(record) = reader.next_record().unwrap() {
+                    lines.push(record.line);
+                } else {
+                    break;
+                }
             }
+            assert_eq!(lines, want, "{}, read in place: {in_place}", path.display());
         }
-        // Part 1 of 3 of 10 records: [3, 6).
-        assert_eq!(lines, [4, 5, 6], "read in place: {plain}");
     }
 }

@@ -23,8 +23,14 @@ pub(super) struct TextRecords<R> {
 
 impl<R: BufRead> TextRecords<R> {
     pub(super) fn new(inner: R, field: Option<usize>) -> Self {
+        TextRecords::starting_at(inner, field, 0)
+    }
+
+    /// The records of a slice of a file that starts at the start of a line, after `lines`
+    /// line breaks: they keep the file's line numbers.
+    pub(super) fn starting_at(inner: R, field: Option<usize>, lines: u64) -> Self {
         TextRecords {
-            lines: Lines::new(inner),
+            lines: Lines::starting_at(inner, lines),
             buf: Vec::with_capacity(256),
             field,
         }
