@@ -168,12 +168,15 @@ impl InputArgs {
     pub fn open(&self) -> Result<(Vec<Source>, ReadOptions), RunError> {
         let inputs = inputs::expand(&self.inputs, self.glob.as_deref())?;
         let shard = self.shard.shard()?;
-        if shard.is_some() && inputs.contains(&Source::Stdin) {
-            return Err(super::shard::usage(
-                "it needs input files, not stdin: the records are counted before the \
-                 shard is read"
-                    .into(),
-            ));
+        if shard.is_some() && inputs.iter().any(Source::reads_once) {
+            // A shard copies stdin or a pipe to a temporary file, made once the outputs are:
+            // if none can be made, say so before an output is.
+            tempfile::tempfile().map_err(|e| {
+                super::shard::usage(format!(
+                    "it copies stdin (or a pipe) to a temporary file to count its records, and \
+                     none could be made ({e}); set TMPDIR to a writable directory"
+                ))
+            })?;
         }
         let read = ReadOptions {
             shard,

@@ -10,10 +10,14 @@ use sudoku_batch::shard::Shard;
 pub struct ShardArgs {
     /// Do part K of N (0 <= K < N): a contiguous range of the records, each row keeping its
     /// `line`, so that the outputs of parts 0 to N-1 concatenated (or given to `merge`) are
-    /// the output of one run, but for time_ns. The records are counted in a first pass, so
-    /// the inputs must be files (not stdin). `auto`: K and N from SLURM_ARRAY_TASK_ID (less
-    /// SLURM_ARRAY_TASK_MIN) and SLURM_ARRAY_TASK_COUNT, or K from JOB_COMPLETION_INDEX
-    /// (Kubernetes Indexed Job) with N from --shards.
+    /// the output of one run, but for time_ns. Uncompressed text and CSV files (a record a
+    /// line) are cut by bytes: part K reads the records that start in its K-th of their
+    /// bytes, with the line breaks before counted, not parsed; a CSV file with a `"` before
+    /// the cut is parsed up to it, so that no quoted field is split. Other inputs (compressed,
+    /// grid blocks, Parquet) are cut by record index after a pass that counts the records;
+    /// stdin and pipes are copied to a temporary file (in TMPDIR) for it. `auto`: K and N
+    /// from SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) and SLURM_ARRAY_TASK_COUNT, or K
+    /// from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) with N from --shards.
     #[arg(long, value_name = "K/N|auto")]
     pub shard: Option<ShardArg>,
 

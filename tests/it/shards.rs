@@ -227,6 +227,62 @@ fn parts_of_inputs_that_are_counted_make_the_whole() {
 }
 
 #[test]
+fn parts_of_stdin_make_the_whole_of_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = plain_corpus(dir.path()).remove(0);
+    let zipped = write(
+        dir.path(),
+        "plain.txt.gz",
+        gzip(&std::fs::read(&text).unwrap()),
+    );
+    for input in [&text, &zipped] {
+        let whole = without_times(&run(&["solve", "-q", input.to_str().unwrap()], 1));
+        let mut parts = Vec::new();
+        for k in 0..3 {
+            let path = dir.path().join(format!("stdin-{k}.csv"));
+            let shard = format!("{k}/3");
+            let out = bin()
+                .args(["solve", "-q", "--shard", &shard, "-o"])
+                .arg(&path)
+                .args((k == 1).then_some("-"))
+                .pipe_stdin(input)
+                .unwrap()
+                .output()
+                .unwrap();
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)),
+                "{shard}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            parts.push(path);
+        }
+        crate::util::assert_same(
+            &without_times(&concatenate(&parts)),
+            &whole,
+            &format!("{} on stdin in 3 parts", input.display()),
+        );
+    }
+}
+
+#[test]
+fn solve_parts_of_each_kind_of_input_make_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    for input in corpus(dir.path()) {
+        parts_make_the_whole(&["solve"], &[input], true);
+    }
+}
+
+#[test]
+fn validate_and_grade_parts_make_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = corpus(dir.path());
+    parts_make_the_whole(&["validate", "--all"], &inputs, false);
+    // Only the failing rows: the lines have gaps, which merge without --input accepts.
+    parts_make_the_whole(&["validate"], &inputs[..1], false);
+    parts_make_the_whole(&["grade", "--max-time-ms", "2000"], &inputs[1..], false);
+}
+
+#[test]
 fn bad_shards_are_refused_before_any_file_is_made() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.csv");
@@ -243,17 +299,16 @@ fn bad_shards_are_refused_before_any_file_is_made() {
         assert_eq!(got.status.code(), Some(2), "--shard {bad}");
         assert!(!out.exists(), "--shard {bad} made the output");
     }
-    // stdin cannot be counted first.
+    // A part of stdin copies it to a temporary file first: none can be made here.
     let got = bin()
         .args(["solve", "--shard", "0/2", "-o"])
         .arg(&out)
-        .write_stdin(
-            "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..\n",
-        )
+        .env("TMPDIR", dir.path().join("no such directory"))
+        .write_stdin(format!("{PUZZLE}\n"))
         .output()
         .unwrap();
     assert_eq!(got.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&got.stderr).contains("not stdin"));
+    assert!(String::from_utf8_lossy(&got.stderr).contains("TMPDIR"));
     assert!(!out.exists());
 }
 
@@ -490,4 +545,52 @@ fn merge_checks_every_input_of_a_run_of_several() {
         .output()
         .unwrap();
     assert_eq!(unpicked.status.code(), Some(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn parts_of_a_named_pipe_are_read_from_a_copy() {
+    use std::os::unix::ffi::OsStrExt as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let text = plain_corpus(dir.path()).remove(0);
+    let bytes = std::fs::read(&text).unwrap();
+    let whole = without_times(&run(&["solve", "-q", text.to_str().unwrap()], 1));
+    let pipe = dir.path().join("pipe.txt");
+    let name = std::ffi::CString::new(pipe.as_os_str().as_bytes()).unwrap();
+    let mut parts = Vec::new();
+    for k in 0..3 {
+        // SAFETY: `name` is a NUL-terminated path that lives across the call.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let writer = {
+            let (pipe, bytes) = (pipe.clone(), bytes.clone());
+            std::thread::spawn(move || std::fs::write(pipe, bytes))
+        };
+        let part = dir.path().join(format!("pipe-{k}.csv"));
+        let shard = format!("{k}/3");
+        let mut child = std::process::Command::new(crate::util::exe())
+            .args(["solve", "-q", "--shard", &shard, "-o"])
+            .arg(&part)
+            .arg(&pipe)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let status = crate::util::exits_within_10_s(&mut child, "the pipe was written");
+        // Should the run not have opened the pipe, the writer is let go, not left waiting.
+        let _ = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&pipe);
+        let _ = writer.join();
+        std::fs::remove_file(&pipe).unwrap();
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert!(matches!(status.code(), Some(0 | 1)), "{shard}: {stderr}");
+        parts.push(part);
+    }
+    crate::util::assert_same(
+        &without_times(&concatenate(&parts)),
+        &whole,
+        "a named pipe in 3 parts",
+    );
 }
