@@ -463,7 +463,7 @@ pub struct ValidateArgs {
 
     /// A puzzle equal to an earlier one (same clues; blanks may be written differently) fails
     /// with `duplicate of line N`. Memory grows with the corpus: every distinct puzzle is
-    /// kept, about 150 bytes each.
+    /// kept, about 150 bytes each. With --shard, only duplicates within the part are found.
     #[arg(long)]
     pub duplicates: bool,
 
