@@ -364,7 +364,8 @@ impl Reader {
     /// telling its input ([`Record::file`]). Every input is checked now (it exists, is no
     /// directory, and its format takes the options given) and the first is opened; each later
     /// one is opened when the one before it ends, so that a later input that cannot be read
-    /// stops the reading there.
+    /// stops the reading there. With [`ReadOptions::shard`], the part is found now: stdin and
+    /// pipes are copied to temporary files, then the inputs are cut by bytes or counted.
     pub fn open_all(sources: &[Source], options: &ReadOptions) -> Result<Reader, ReadError> {
         if sources.is_empty() {
             return Err(ReadError::Usage {
