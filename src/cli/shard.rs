@@ -113,7 +113,25 @@ impl ShardArgs {
 
     /// [`ShardArgs::resolve`] from the process environment, as a usage error of the run.
     pub fn shard(&self) -> Result<Option<Shard>, RunError> {
-        self.resolve(|name| std::env::var(name).ok()).map_err(usage)
+        let shard = self
+            .resolve(|name| std::env::var(name).ok())
+            .map_err(usage)?;
+        if let Some(warning) = self.lone_task_warning(shard) {
+            eprintln!("sudoku-batch: warning: {warning}");
+        }
+        Ok(shard)
+    }
+
+    /// A warning when `--shard auto` takes an array of one Slurm task: part 0 of 1, the whole
+    /// input. That is what `sbatch --array=5` makes of a resubmitted task of a larger array,
+    /// whose part file would then hold every record.
+    fn lone_task_warning(&self, shard: Option<Shard>) -> Option<String> {
+        let from_slurm = self.shard == Some(ShardArg::Auto) && self.shards.is_none();
+        (from_slurm && shard.is_some_and(|s| s.count() == 1)).then(|| {
+            "--shard auto: this Slurm array has one task, so its part is the whole input; to \
+             redo part K of an array of N, give --shard K/N"
+                .to_string()
+        })
     }
 }
 

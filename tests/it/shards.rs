@@ -331,6 +331,24 @@ fn auto_takes_the_part_from_slurm_and_kubernetes() {
         without_times(&String::from_utf8(slurm.stdout).unwrap()),
         without_times(&given)
     );
+    // A resubmitted task of an array (`sbatch --array=5`) is an array of one: the whole input,
+    // with a warning that says how to redo one part.
+    let lone = bin()
+        .args(["solve", "-q", "--shard", "auto"])
+        .arg(&input)
+        .env("SLURM_ARRAY_TASK_ID", "5")
+        .env("SLURM_ARRAY_TASK_MIN", "5")
+        .env("SLURM_ARRAY_TASK_COUNT", "1")
+        .output()
+        .unwrap();
+    assert_eq!(lone.status.code(), Some(0));
+    let stderr = String::from_utf8(lone.stderr).unwrap();
+    assert!(stderr.contains("give --shard K/N"), "{stderr}");
+    let whole = run(&["solve", "-q", input.to_str().unwrap()], 0);
+    assert_eq!(
+        without_times(&String::from_utf8(lone.stdout).unwrap()),
+        without_times(&whole)
+    );
     let k8s = bin()
         .args(["solve", "-q", "--shard", "auto", "--shards", "3"])
         .arg(&input)
