@@ -281,10 +281,13 @@ impl Rows {
     /// Field `i` of the row just read, as a decimal number.
     pub(super) fn number(&self, i: usize) -> Option<u64> {
         let field = self.get(i)?;
-        if field.is_empty() || field.len() > 19 || !field.iter().all(u8::is_ascii_digit) {
+        if field.is_empty() || field.len() > 19 {
             return None;
         }
-        Some(field.iter().fold(0, |n, &d| n * 10 + u64::from(d - b'0')))
+        field.iter().try_fold(0, |n, &d| {
+            let digit = d.wrapping_sub(b'0');
+            (digit < 10).then(|| n * 10 + u64::from(digit))
+        })
     }
 }
 
