@@ -21,8 +21,7 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 
 use serde::{Deserialize, Serialize};
 
@@ -234,41 +233,159 @@ pub(crate) fn skip_done(
         path: path.display().to_string(),
         message: e.to_string(),
     };
-    let mut scan = Scan::open(path, header, solutions).map_err(fail)?;
+    let scan = Scan::open(path, header, solutions).map_err(fail)?;
+    let start = scan.point;
     let names = reader.names();
-    // The input is read on another thread while the output is read here; the records read
-    // ahead and not used go back to the reader.
-    let stop = AtomicBool::new(false);
-    let (checked, unused, error) = std::thread::scope(|threads| {
+    // The output is read and taken apart on another thread, the input read and compared with
+    // it here: the two halves of the work are about the same size.
+    std::thread::scope(|threads| {
         let (tx, rx) = sync_channel(4);
-        threads.spawn(|| read_ahead(reader, &stop, tx));
-        let mut records = Records {
-            rx: &rx,
-            batch: Vec::new().into_iter(),
-        };
-        let checked = check_rows(&mut scan, &mut records, &names, &fail);
-        // Stop the reading, then take what it had read.
-        stop.store(true, Ordering::Relaxed);
-        let mut unused: Vec<Item> = records.batch.collect();
-        let mut error = None;
-        for batch in rx.iter() {
-            match batch {
-                Ok(batch) => unused.extend(batch),
-                Err(e) => error = Some(e),
-            }
-        }
-        (checked, unused, error)
-    });
-    reader.unread(unused.into_iter().map(Item::into_record));
-    checked?;
-    // A read error met while reading ahead: the run would stop there too.
-    if let Some(e) = error {
-        return Err(e.into());
-    }
-    Ok(scan.point)
+        let (done_tx, done_rx) = channel();
+        threads.spawn(move || scan_rows(scan, &tx, &done_rx));
+        // `rx` is dropped when the check returns, which ends the scan at its next batch.
+        check_rows(start, rx, &done_tx, reader, &names, &fail)
+    })
 }
 
-/// A record read ahead: most lines of most inputs are plain ones, read without parsing them.
+/// Rows of the output handed over at a time. Each batch handed over may wake the other
+/// thread, which on a busy machine waits for a core: a few large batches keep those waits few.
+const BATCH: usize = 4096;
+
+/// Rows of the output to keep, as [`scan_rows`] hands them over.
+#[derive(Default)]
+struct Batch {
+    /// The `puzzle` and `file` fields of the rows, one after the other.
+    text: Vec<u8>,
+    rows: Vec<ScannedRow>,
+}
+
+/// One row of a [`Batch`].
+struct ScannedRow {
+    line: u64,
+    /// Where its `puzzle` ends in [`Batch::text`]; it starts where the row before ends.
+    puzzle_end: usize,
+    /// Where its `file` field ends, after the puzzle, when the run has several inputs.
+    file_end: Option<usize>,
+    /// What the output holds up to the end of this row.
+    point: ResumePoint,
+}
+
+/// Reads the rows of `scan` to keep into batches for `tx`, then the error that stopped it, if
+/// any. The batches checked come back by `done`, to be filled again.
+fn scan_rows(mut scan: Scan, tx: &SyncSender<Result<Batch, ResumeError>>, done: &Receiver<Batch>) {
+    loop {
+        let mut batch = done.try_recv().unwrap_or_default();
+        batch.text.clear();
+        batch.rows.clear();
+        let mut ended = None;
+        while batch.rows.len() < BATCH {
+            match scan.next_row() {
+                Ok(Some(line)) => {
+                    batch.text.extend_from_slice(scan.puzzle());
+                    let puzzle_end = batch.text.len();
+                    let file_end = scan.file().map(|file| {
+                        batch.text.extend_from_slice(file);
+                        batch.text.len()
+                    });
+                    batch.rows.push(ScannedRow {
+                        line,
+                        puzzle_end,
+                        file_end,
+                        point: scan.point,
+                    });
+                }
+                Ok(None) => {
+                    ended = Some(None);
+                    break;
+                }
+                Err(e) => {
+                    ended = Some(Some(e));
+                    break;
+                }
+            }
+        }
+        if tx.send(Ok(batch)).is_err() {
+            return;
+        }
+        if let Some(error) = ended {
+            if let Some(e) = error {
+                let _ = tx.send(Err(e));
+            }
+            return;
+        }
+    }
+}
+
+/// Checks every row of `rows` against the next record of `reader`, whose inputs are `names`,
+/// from `start`; the point after the last row. Each batch checked goes back by `done`.
+fn check_rows(
+    start: ResumePoint,
+    rows: Receiver<Result<Batch, ResumeError>>,
+    done: &Sender<Batch>,
+    reader: &mut Reader,
+    names: &[String],
+    fail: &dyn Fn(ResumeError) -> RunError,
+) -> Result<ResumePoint, RunError> {
+    let (inputs, have) = match names {
+        [one] => (one.clone(), "has"),
+        _ => ("the inputs".to_string(), "have"),
+    };
+    let mut point = start;
+    while let Ok(batch) = rows.recv() {
+        let batch = batch.map_err(fail)?;
+        let mut at = 0;
+        for row in &batch.rows {
+            let puzzle = &batch.text[at..row.puzzle_end];
+            let file = row.file_end.map(|end| &batch.text[row.puzzle_end..end]);
+            at = row.file_end.unwrap_or(row.puzzle_end);
+            let number = row.point.rows;
+            let item = if let Some(plain) = reader.next_plain()? {
+                Item::Plain(plain)
+            } else if let Some(record) = reader.next_record()? {
+                Item::Record(record)
+            } else {
+                // The rest of the output, counted for the message.
+                let mut total = batch.rows.last().map_or(number, |r| r.point.rows);
+                while let Ok(Ok(batch)) = rows.recv() {
+                    total = batch.rows.last().map_or(total, |r| r.point.rows);
+                }
+                return Err(fail(ResumeError::Mismatch(format!(
+                    "OUTPUT does not match INPUT: it has {} but {inputs} {have} only {}",
+                    count(total, "row", "rows"),
+                    count(number - 1, "record", "records")
+                ))));
+            };
+            let (record_file, record_line, same) = match &item {
+                Item::Plain(plain) => (plain.file, plain.line, plain.cells == puzzle),
+                Item::Record(record) => (record.file, record.line, same_puzzle(record, puzzle)),
+            };
+            let name = names.get(record_file as usize).map_or("", String::as_str);
+            let same_file = file.is_none_or(|file| file == name.as_bytes());
+            if !same_file || record_line != row.line || !same {
+                let text = puzzle_text(&item.into_record());
+                let file = file.map_or(String::new(), |f| {
+                    format!("{} ", String::from_utf8_lossy(f))
+                });
+                return Err(fail(ResumeError::Mismatch(format!(
+                    "OUTPUT does not match INPUT: row {number} is for {file}line {} and puzzle \
+                     {}, but record {number} of {inputs} is {}on line {record_line} and is {text}",
+                    row.line,
+                    String::from_utf8_lossy(puzzle),
+                    if names.len() > 1 {
+                        format!("in {name} ")
+                    } else {
+                        String::new()
+                    },
+                ))));
+            }
+            point = row.point;
+        }
+        let _ = done.send(batch);
+    }
+    Ok(point)
+}
+
+/// A record of the input: most lines of most inputs are plain ones, read without parsing them.
 enum Item {
     Plain(PlainRecord),
     Record(Record),
@@ -281,118 +398,6 @@ impl Item {
             Item::Record(record) => record,
         }
     }
-}
-
-/// Batches of records read ahead by [`read_ahead`].
-struct Records<'a> {
-    rx: &'a Receiver<Result<Vec<Item>, ReadError>>,
-    batch: std::vec::IntoIter<Item>,
-}
-
-impl Records<'_> {
-    fn next(&mut self) -> Result<Option<Item>, ReadError> {
-        loop {
-            if let Some(record) = self.batch.next() {
-                return Ok(Some(record));
-            }
-            match self.rx.recv() {
-                Ok(batch) => self.batch = batch?.into_iter(),
-                Err(_) => return Ok(None),
-            }
-        }
-    }
-}
-
-/// Records read ahead at a time. Each batch handed over may wake the other thread, which on a
-/// busy machine waits for a core: a few large batches keep those waits few.
-const BATCH: usize = 4096;
-
-/// Reads `reader` in batches into `tx` until the input ends or `stop` is set.
-fn read_ahead(
-    reader: &mut Reader,
-    stop: &AtomicBool,
-    tx: SyncSender<Result<Vec<Item>, ReadError>>,
-) {
-    while !stop.load(Ordering::Relaxed) {
-        let mut batch = Vec::with_capacity(BATCH);
-        let read = read_batch(reader, &mut batch, BATCH);
-        let more = matches!(read, Ok(true));
-        let sent = match read {
-            Ok(_) => tx.send(Ok(batch)),
-            Err(e) => {
-                reader.unread(batch.into_iter().map(Item::into_record));
-                tx.send(Err(e))
-            }
-        };
-        if !more || sent.is_err() {
-            return;
-        }
-    }
-}
-
-/// As [`Reader::read_batch`], plain records read as such.
-fn read_batch(reader: &mut Reader, batch: &mut Vec<Item>, max: usize) -> Result<bool, ReadError> {
-    while batch.len() < max {
-        if let Some(plain) = reader.next_plain()? {
-            batch.push(Item::Plain(plain));
-        } else if let Some(record) = reader.next_record()? {
-            batch.push(Item::Record(record));
-        } else {
-            break;
-        }
-    }
-    Ok(!batch.is_empty())
-}
-
-/// Checks every row of `scan` against the next record of `records`, read from the inputs
-/// `names`.
-fn check_rows(
-    scan: &mut Scan,
-    records: &mut Records,
-    names: &[String],
-    fail: &dyn Fn(ResumeError) -> RunError,
-) -> Result<(), RunError> {
-    let (inputs, have) = match names {
-        [one] => (one.clone(), "has"),
-        _ => ("the inputs".to_string(), "have"),
-    };
-    while let Some(line) = scan.next_row().map_err(fail)? {
-        let row = scan.point.rows;
-        let Some(item) = records.next()? else {
-            // The rest of the output, counted for the message.
-            while scan.next_row().map_err(fail)?.is_some() {}
-            return Err(fail(ResumeError::Mismatch(format!(
-                "OUTPUT does not match INPUT: it has {} but {inputs} {have} only {}",
-                count(scan.point.rows, "row", "rows"),
-                count(row - 1, "record", "records")
-            ))));
-        };
-        let (file, record_line, same) = match &item {
-            Item::Plain(plain) => (plain.file, plain.line, plain.cells == scan.puzzle()),
-            Item::Record(record) => (record.file, record.line, same_puzzle(record, scan.puzzle())),
-        };
-        let name = names.get(file as usize).map_or("", String::as_str);
-        let same_file = scan.file().is_none_or(|file| file == name.as_bytes());
-        if !same_file || record_line != line || !same {
-            let record = item.into_record();
-            let file = scan.file().map_or(String::new(), |f| {
-                format!("{} ", String::from_utf8_lossy(f))
-            });
-            return Err(fail(ResumeError::Mismatch(format!(
-                "OUTPUT does not match INPUT: row {row} is for {file}line {line} and puzzle {}, \
-                 but record {row} of {inputs} is {}on line {} and is {}",
-                String::from_utf8_lossy(scan.puzzle()),
-                if names.len() > 1 {
-                    format!("in {name} ")
-                } else {
-                    String::new()
-                },
-                record.line,
-                puzzle_text(&record)
-            ))));
-        }
-    }
-    Ok(())
 }
 
 /// The text of a record's `puzzle` column.

@@ -25,7 +25,6 @@ pub use inputs::Source;
 use open::{Stream, format_of, open_one, open_slice, open_stream};
 use shard::Part;
 
-use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
@@ -301,8 +300,6 @@ trait RecordSource: Send {
 /// of their size.
 pub struct Reader {
     records: Box<dyn RecordSource>,
-    /// Records given back ([`Reader::unread`]), read again before the rest.
-    unread: VecDeque<Record>,
     /// The inputs, in order.
     sources: Arc<[Source]>,
     /// Their names, for messages and the `file` column.
@@ -407,7 +404,6 @@ impl Reader {
         };
         let mut reader = Reader {
             records: Box::new(shard::Nothing),
-            unread: VecDeque::new(),
             names: sources.iter().map(Source::display_name).collect(),
             sources: sources.into(),
             current: 0,
@@ -481,7 +477,6 @@ impl Reader {
         let records = open_stream(stream, options, &bytes_read)?;
         let reader = Reader {
             records,
-            unread: VecDeque::new(),
             sources: Arc::new([Source::Stdin]),
             names: Arc::new([name.to_string()]),
             current: 0,
@@ -513,9 +508,6 @@ impl Reader {
 
     /// Reads the next record: from the input being read, or from the next one when it ends.
     pub fn next_record(&mut self) -> Result<Option<Record>, ReadError> {
-        if let Some(record) = self.unread.pop_front() {
-            return Ok(Some(record));
-        }
         loop {
             if self.met >= self.keep.end {
                 return Ok(None);
@@ -546,7 +538,7 @@ impl Reader {
     /// each input.
     pub(crate) fn next_plain(&mut self) -> Result<Option<PlainRecord>, ReadError> {
         // Before and after the records kept, `next_record` skips or ends.
-        if !self.unread.is_empty() || !self.keep.contains(&self.met) {
+        if !self.keep.contains(&self.met) {
             return Ok(None);
         }
         let next = self
@@ -569,14 +561,6 @@ impl Reader {
                 columns.push(column);
             }
         }
-    }
-
-    /// Gives back `records`, read from this reader and not used: they come again, in order,
-    /// before the rest of the input.
-    pub fn unread(&mut self, records: impl IntoIterator<Item = Record>) {
-        let mut records: VecDeque<Record> = records.into_iter().collect();
-        records.append(&mut self.unread);
-        self.unread = records;
     }
 
     /// The name of the input being read, for messages.
