@@ -99,13 +99,22 @@ impl Grid {
 
     /// Builds a grid from cell values, `0` for blank.
     pub fn from_cells(cells: [u8; CELLS]) -> Result<Grid, ParseError> {
-        if let Some(i) = cells.iter().position(|&v| v > 9) {
+        // The largest value is a loop the compiler vectorises, a search for the first bad
+        // cell is not: the search runs only when there is one.
+        if cells.iter().fold(0, |max, &v| max.max(v)) > 9 {
+            let i = cells.iter().position(|&v| v > 9).unwrap_or_default();
             return Err(ParseError::BadValue {
                 cell: i + 1,
                 value: cells[i],
             });
         }
         Ok(Grid { cells })
+    }
+
+    /// A grid of cells that are known to be `0..=9` (a solver's own digits).
+    pub(crate) fn from_digits(cells: [u8; CELLS]) -> Grid {
+        debug_assert!(cells.iter().all(|&v| v <= 9), "{cells:?}");
+        Grid { cells }
     }
 
     /// Parses one record: 81 cells (`1`-`9`, or `.` `0` `_` for blanks), optionally followed by

@@ -7,8 +7,8 @@ use crate::grid::{CELLS, Grid};
 impl State {
     /// The grid of a solved state.
     pub(super) fn grid(&self) -> Grid {
-        // Only digits 1-9 are written, so the grid is valid.
-        Grid::from_cells(self.values()).unwrap_or(Grid::EMPTY)
+        // Only digits 1-9 are written.
+        Grid::from_digits(self.values())
     }
 
     /// The four bit planes of band `b`: plane `k` holds the cells whose value has bit `k`
