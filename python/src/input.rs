@@ -212,13 +212,17 @@ impl Texts {
 
 /// Cell values, 81 per puzzle, copied out of a NumPy array.
 pub struct Cells {
-    /// Row-major cells; [`BAD`] where the array held a value outside `0..=9`.
+    /// Row-major cells: an array of bytes as it is (a copy of its memory, the quickest to
+    /// take while the GIL is held), an array of wider integers with [`BAD`] where it held a
+    /// value outside `0..=9`. Either way a grid is built from a puzzle's cells, which checks
+    /// them, on the worker that solves it.
     values: Vec<u8>,
-    /// For each puzzle that holds a bad value: its index, the first such cell and its value.
+    /// For an array of wider integers: each puzzle that holds a value outside `0..=9`, its
+    /// index, the first such cell and its value.
     bad: Vec<(usize, usize, String)>,
 }
 
-/// Stands for a value outside `0..=9` in [`Cells::values`].
+/// Stands for a value outside `0..=9` of a wider integer in [`Cells::values`].
 const BAD: u8 = u8::MAX;
 
 impl Cells {
@@ -234,6 +238,17 @@ impl Cells {
                     .join(", ")
             )));
         }
+        if let Ok(a) = array.cast::<PyArray2<u8>>() {
+            let view = a.readonly();
+            let values = match view.as_slice() {
+                Ok(contiguous) => contiguous.to_vec(),
+                Err(_) => view.as_array().iter().copied().collect(),
+            };
+            return Ok(Cells {
+                values,
+                bad: Vec::new(),
+            });
+        }
         macro_rules! try_types {
             ($($t:ty),*) => {
                 $(if let Ok(a) = array.cast::<PyArray2<$t>>() {
@@ -241,14 +256,15 @@ impl Cells {
                 })*
             };
         }
-        try_types!(u8, i8, u16, i16, u32, i32, u64, i64);
+        try_types!(i8, u16, i16, u32, i32, u64, i64);
         Err(PyTypeError::new_err(format!(
             "{name}: expected an array of integers, got dtype {}",
             array.dtype()
         )))
     }
 
-    /// Copies the cells (the caller's array may change once the GIL is released).
+    /// Copies the cells of an array of integers wider than a byte (the caller's array may
+    /// change once the GIL is released).
     fn copy<T>(array: &Bound<'_, PyArray2<T>>) -> Cells
     where
         T: Element + Copy + TryInto<u8> + std::fmt::Display,
@@ -258,18 +274,11 @@ impl Cells {
             Ok(d) if d <= 9 => d,
             _ => BAD,
         };
-        let mut values = vec![0; view.len()];
-        // A plain loop over a slice, which the compiler vectorises.
-        match view.as_slice() {
-            Ok(contiguous) => values
-                .iter_mut()
-                .zip(contiguous)
-                .for_each(|(o, v)| *o = cell(v)),
-            Err(_) => values
-                .iter_mut()
-                .zip(view.as_array().iter())
-                .for_each(|(o, v)| *o = cell(v)),
-        }
+        // Plain loops over a slice, which the compiler vectorises.
+        let values: Vec<u8> = match view.as_slice() {
+            Ok(contiguous) => contiguous.iter().map(cell).collect(),
+            Err(_) => view.as_array().iter().map(cell).collect(),
+        };
         // Bad values are rare: look for them only when there are some.
         let mut bad = Vec::new();
         if values.contains(&BAD) {
@@ -303,11 +312,16 @@ impl Cells {
     fn input(&self, i: usize) -> RecordInput {
         match Grid::from_cells(*self.row(i)) {
             Ok(g) => RecordInput::Puzzle(g),
-            Err(_) => {
+            Err(e) => {
+                // A wider integer's value, as the array held it; else the byte that is there.
                 let at = self.bad.partition_point(|&(row, _, _)| row < i);
-                let (_, cell, value) = &self.bad[at];
-                // The words of `ParseError::BadValue`, whose value is only a byte.
-                let reason = format!("cell {}: value {value} is not 0-9", cell + 1);
+                let reason = match self.bad.get(at) {
+                    // The words of `ParseError::BadValue`, whose value is only a byte.
+                    Some((row, cell, value)) if *row == i => {
+                        format!("cell {}: value {value} is not 0-9", cell + 1)
+                    }
+                    _ => e.to_string(),
+                };
                 invalid(&self.text(i), reason)
             }
         }

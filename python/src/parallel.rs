@@ -8,7 +8,9 @@
 //! ```
 //!
 //! Chunks are taken in order from a shared counter, so results arrive nearly in order and few
-//! wait to be consumed. On Ctrl-C (a `KeyboardInterrupt` pending in Python) the workers are
+//! wait to be consumed. Each chunk is a share of what is left: large while much is left, small
+//! at the end, so that the workers finish together rather than one waiting for another's last
+//! large chunk. On Ctrl-C (a `KeyboardInterrupt` pending in Python) the workers are
 //! stopped through the library's [`Stop`] flag, within milliseconds even in a long search, and
 //! the interrupt is raised: no partial result is returned.
 //!
@@ -29,8 +31,13 @@ use rayon::ThreadPool;
 use sudoku_batch::Stop;
 use sudoku_batch::pipeline::thread_pool;
 
-/// Records per chunk, at most: handing a chunk over costs little next to solving it.
-pub const CHUNK: usize = 1024;
+/// Records per chunk, at most. Each chunk becomes a record batch of the table, and each batch
+/// costs ~20 us to make and hand to pyarrow whatever its size, as much as solving ten easy
+/// puzzles: chunks are as large as the workers' balance allows.
+pub const CHUNK: usize = 4096;
+
+/// Records per chunk, at least (but for the last).
+const MIN_CHUNK: usize = 64;
 
 /// How often the calling thread looks for Ctrl-C.
 const POLL: Duration = Duration::from_millis(50);
@@ -50,10 +57,6 @@ where
 {
     let pool = pool(threads)?;
     let workers = pool.current_num_threads();
-    // Several chunks per worker, so that a slow one does not leave the others idle, but not
-    // so small that a result is split into many tiny record batches.
-    let size = (len / (workers * 8)).clamp(16, CHUNK);
-    let chunks = len.div_ceil(size);
     let next = AtomicUsize::new(0);
     let flag = Flag::take();
     let stop = flag.0;
@@ -63,31 +66,32 @@ where
             scope.spawn(|| {
                 pool.broadcast(|_| {
                     let mut state = state();
-                    loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= chunks || stop.is_set() {
+                    while let Some(range) = take(&next, len, workers) {
+                        if stop.is_set() {
                             break;
                         }
-                        let out = work(&mut state, k * size..((k + 1) * size).min(len), stop);
-                        if tx.send((k, out)).is_err() {
+                        let (start, end) = (range.start, range.end);
+                        let out = work(&mut state, range, stop);
+                        if tx.send((start, end, out)).is_err() {
                             break;
                         }
                     }
                 });
                 drop(tx);
             });
+            // Chunks that came early, by where they start; `done`: the records consumed.
             let mut waiting = BTreeMap::new();
             let mut done = 0;
-            while done < chunks {
+            while done < len {
                 match rx.recv_timeout(POLL) {
-                    Ok((k, out)) => {
-                        waiting.insert(k, out);
-                        while let Some(out) = waiting.remove(&done) {
+                    Ok((start, end, out)) => {
+                        waiting.insert(start, (end, out));
+                        while let Some((end, out)) = waiting.remove(&done) {
                             if let Err(e) = consume(out) {
                                 stop.set();
                                 return Err(e);
                             }
-                            done += 1;
+                            done = end;
                         }
                     }
                     Err(RecvTimeoutError::Timeout) => {
@@ -105,6 +109,20 @@ where
             Ok(())
         })
     })
+}
+
+/// The next chunk of `0..len`, from `next` on: half of each worker's share of what is left,
+/// between [`MIN_CHUNK`] and [`CHUNK`] records; `None` when nothing is left.
+fn take(next: &AtomicUsize, len: usize, workers: usize) -> Option<Range<usize>> {
+    let mut start = next.load(Ordering::Relaxed);
+    loop {
+        let left = len.checked_sub(start).filter(|&n| n > 0)?;
+        let size = (left / (workers * 2)).clamp(MIN_CHUNK, CHUNK).min(left);
+        match next.compare_exchange_weak(start, start + size, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return Some(start..start + size),
+            Err(now) => start = now,
+        }
+    }
 }
 
 /// A stop flag for one call, taken from those that earlier calls gave back: the library's
