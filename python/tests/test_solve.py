@@ -106,17 +106,22 @@ def test_numpy_cells_match_text(mixed_file):
 
 
 def test_numpy_values_out_of_range_are_invalid_rows():
-    grid = cells([PUZZLE, PUZZLE, PUZZLE]).astype(np.int16)
-    grid[1, 4] = 10
-    grid[2, 0] = -1
-    table = sudoku_batch.solve(grid)
-    assert table.column("status").to_pylist() == ["unique", "invalid", "invalid"]
-    assert table.column("error").to_pylist() == [
-        None,
-        "cell 5: value 10 is not 0-9",
-        "cell 1: value -1 is not 0-9",
-    ]
-    assert table.column("puzzle")[1].as_py() == PUZZLE[:4] + "?" + PUZZLE[5:]
+    # Bytes are copied as they are and wider integers mapped while copied: both name the first
+    # bad cell of a puzzle with the value the array holds.
+    for dtype, low in ((np.int16, -1), (np.uint8, 255)):
+        grid = cells([PUZZLE, PUZZLE, PUZZLE]).astype(dtype)
+        grid[1, 4] = 10
+        grid[1, 7] = 11
+        grid[2, 0] = low
+        table = sudoku_batch.solve(grid)
+        assert table.column("status").to_pylist() == ["unique", "invalid", "invalid"], dtype
+        assert table.column("error").to_pylist() == [
+            None,
+            "cell 5: value 10 is not 0-9",
+            f"cell 1: value {low} is not 0-9",
+        ], dtype
+        puzzle = PUZZLE[:4] + "?" + PUZZLE[5:7] + "?" + PUZZLE[8:]
+        assert table.column("puzzle")[1].as_py() == puzzle, dtype
 
 
 def test_result_types_and_nulls():
