@@ -339,7 +339,7 @@ fn check_rows(
             let file = row.file_end.map(|end| &batch.text[row.puzzle_end..end]);
             at = row.file_end.unwrap_or(row.puzzle_end);
             let number = row.point.rows;
-            let item = if let Some(plain) = reader.next_plain()? {
+            let item = if let Some(plain) = reader.next_plain(puzzle)? {
                 Item::Plain(plain)
             } else if let Some(record) = reader.next_record()? {
                 Item::Record(record)
@@ -356,13 +356,13 @@ fn check_rows(
                 ))));
             };
             let (record_file, record_line, same) = match &item {
-                Item::Plain(plain) => (plain.file, plain.line, plain.cells == puzzle),
+                Item::Plain(plain) => (plain.file, plain.line, plain.differs.is_none()),
                 Item::Record(record) => (record.file, record.line, same_puzzle(record, puzzle)),
             };
             let name = names.get(record_file as usize).map_or("", String::as_str);
             let same_file = file.is_none_or(|file| file == name.as_bytes());
             if !same_file || record_line != row.line || !same {
-                let text = puzzle_text(&item.into_record());
+                let text = puzzle_text(&item.into_record(puzzle));
                 let file = file.map_or(String::new(), |f| {
                     format!("{} ", String::from_utf8_lossy(f))
                 });
@@ -392,9 +392,10 @@ enum Item {
 }
 
 impl Item {
-    fn into_record(self) -> Record {
+    /// The record; `puzzle` is the row's field that a plain record was compared with.
+    fn into_record(self, puzzle: &[u8]) -> Record {
         match self {
-            Item::Plain(plain) => plain.into_record(),
+            Item::Plain(plain) => plain.into_record(puzzle),
             Item::Record(record) => record,
         }
     }

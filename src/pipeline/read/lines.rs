@@ -79,20 +79,60 @@ impl<R: BufRead> Lines<R> {
         &mut self,
         take: impl FnOnce(&[u8]) -> Option<T>,
     ) -> io::Result<Option<(u64, T)>> {
+        if !self.past_cr()? {
+            return Ok(None);
+        }
+        let avail = fill_buf!(self.inner);
+        let Some(end) = memchr::memchr2(b'\n', b'\r', avail) else {
+            return Ok(None);
+        };
+        self.take_first(end, take)
+    }
+
+    /// [`Lines::take_line_in_place`] for `take` that takes only lines of `len` bytes with no
+    /// line break in them: when a line end follows the first `len` bytes of the buffer, they
+    /// are handed to `take` without a search for the line end. Any other line is looked at as
+    /// `take_line_in_place` does.
+    pub(super) fn take_line_of_len_in_place<T>(
+        &mut self,
+        len: usize,
+        take: impl Fn(&[u8]) -> Option<T>,
+    ) -> io::Result<Option<(u64, T)>> {
+        if !self.past_cr()? {
+            return Ok(None);
+        }
+        if matches!(fill_buf!(self.inner).get(len), Some(b'\n' | b'\r'))
+            && let Some(taken) = self.take_first(len, &take)?
+        {
+            return Ok(Some(taken));
+        }
+        self.take_line_in_place(take)
+    }
+
+    /// After a line that ended with `\r`, consumes the `\n` that completes its line end, if
+    /// there is one; false at the end of the input.
+    fn past_cr(&mut self) -> io::Result<bool> {
         if self.after_cr {
             let avail = fill_buf!(self.inner);
             if avail.is_empty() {
-                return Ok(None);
+                return Ok(false);
             }
             self.after_cr = false;
             if avail[0] == b'\n' {
                 self.inner.consume(1);
             }
         }
+        Ok(true)
+    }
+
+    /// Hands the buffer's first `end` bytes, which a line end follows, to `take`; when it takes
+    /// them, consumes the line and its line end.
+    fn take_first<T>(
+        &mut self,
+        end: usize,
+        take: impl FnOnce(&[u8]) -> Option<T>,
+    ) -> io::Result<Option<(u64, T)>> {
         let avail = fill_buf!(self.inner);
-        let Some(end) = memchr::memchr2(b'\n', b'\r', avail) else {
-            return Ok(None);
-        };
         let Some(out) = take(&avail[..end]) else {
             return Ok(None);
         };

@@ -69,24 +69,27 @@ pub struct Record {
 }
 
 /// A record whose line holds nothing but a puzzle written as the output's `puzzle` column
-/// writes it: 81 bytes, each `1`-`9` or `.`. `--resume` compares it with the output byte for
-/// byte, and parsing it into a [`Record`] would cost more than the rest of that check.
+/// writes it: 81 bytes, each `1`-`9` or `.`, read in place and compared with a row's `puzzle`
+/// field. `--resume` checks every row so, and parsing each line into a [`Record`], or even
+/// copying it, would cost more than the rest of that check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct PlainRecord {
     /// As [`Record::file`].
     pub(crate) file: u32,
     /// As [`Record::line`].
     pub(crate) line: u64,
-    /// The line: the puzzle's text.
-    pub(crate) cells: [u8; CELLS],
+    /// `None` when the line is the field it was compared with; the line otherwise.
+    pub(crate) differs: Option<Box<[u8; CELLS]>>,
 }
 
 impl PlainRecord {
-    /// The record [`Reader::next_record`] would have read.
-    pub(crate) fn into_record(self) -> Record {
+    /// The record [`Reader::next_record`] would have read; `compared` is the field that
+    /// [`Reader::next_plain`] compared it with.
+    pub(crate) fn into_record(self, compared: &[u8]) -> Record {
+        let line = self.differs.as_deref().map_or(compared, |cells| &cells[..]);
         Record {
             file: self.file,
-            ..text::line_record(self.line, &self.cells)
+            ..text::line_record(self.line, line)
         }
     }
 }
@@ -284,9 +287,11 @@ trait RecordSource: Send {
     fn next_record(&mut self) -> io::Result<Option<Record>>;
 
     /// The next record, when it is a line that holds nothing but a puzzle as the output writes
-    /// it, read in place: its line and cells. `None`, having read nothing of it, otherwise
-    /// (and always, for formats that do not look).
-    fn next_plain(&mut self) -> io::Result<Option<(u64, [u8; CELLS])>> {
+    /// it, read in place and compared with `field`: its line, and the line when it is not
+    /// `field` ([`PlainRecord::differs`]). `None`, having read nothing of it, otherwise (and
+    /// always, for formats that do not look).
+    fn next_plain(&mut self, field: &[u8]) -> io::Result<Option<(u64, Option<Box<[u8; CELLS]>>)>> {
+        let _ = field;
         Ok(None)
     }
 
@@ -533,23 +538,23 @@ impl Reader {
         }
     }
 
-    /// The next record when it is a [`PlainRecord`], read without parsing it; `None`, having
-    /// read nothing, otherwise: [`Reader::next_record`] then reads it. Also `None` at the end of
-    /// each input.
-    pub(crate) fn next_plain(&mut self) -> Result<Option<PlainRecord>, ReadError> {
+    /// The next record when it is a [`PlainRecord`], read in place and compared with `field`;
+    /// `None`, having read nothing, otherwise: [`Reader::next_record`] then reads it. Also
+    /// `None` at the end of each input.
+    pub(crate) fn next_plain(&mut self, field: &[u8]) -> Result<Option<PlainRecord>, ReadError> {
         // Before and after the records kept, `next_record` skips or ends.
         if !self.keep.contains(&self.met) {
             return Ok(None);
         }
         let next = self
             .records
-            .next_plain()
+            .next_plain(field)
             .map_err(|e| io_error(self.name(), e))?;
         self.met += u64::from(next.is_some());
-        Ok(next.map(|(line, cells)| PlainRecord {
+        Ok(next.map(|(line, differs)| PlainRecord {
             file: self.current as u32,
             line,
-            cells,
+            differs,
         }))
     }
 

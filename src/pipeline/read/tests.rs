@@ -118,22 +118,37 @@ fn records_do_not_depend_on_where_the_buffer_cuts_the_input() {
     ];
     let ends = ["\n", "\r\n", "\r"];
     let mut rng = crate::generate::Rng::new(5);
-    // With `plain`, plain lines are read in place (as `--resume` reads them) and the others
-    // as records: the records must be the same.
-    let read_as = |input: &str, capacity: usize, plain: bool| {
+    // With `compare`, plain lines are read in place (as `--resume` reads them) and compared
+    // with the text of the record at the same place in `compare` (every other one, else with
+    // nothing), the others read as records: the records must be the same, and a line compared
+    // with its own text must be found the same.
+    let read_as = |input: &str, capacity: usize, compare: Option<&[Record]>| {
         let buffered = BufReader::with_capacity(capacity, io::Cursor::new(input.to_owned()));
         let mut src = TextRecords::new(buffered, None);
         let mut out = Vec::new();
         loop {
-            if plain && let Some((line, cells)) = src.next_plain().unwrap() {
-                out.push(
-                    PlainRecord {
-                        file: 0,
-                        line,
-                        cells,
-                    }
-                    .into_record(),
-                );
+            let field = match compare.and_then(|c| c.get(out.len())) {
+                Some(Record {
+                    input: RecordInput::Puzzle(g),
+                    ..
+                }) if out.len() % 2 == 0 => g.to_string().into_bytes(),
+                _ => Vec::new(),
+            };
+            if compare.is_some()
+                && let Some((line, differs)) = src.next_plain(&field).unwrap()
+            {
+                let found_same = differs.is_none();
+                let record = PlainRecord {
+                    file: 0,
+                    line,
+                    differs,
+                }
+                .into_record(&field);
+                if let RecordInput::Puzzle(g) = &record.input {
+                    let same = g.to_string().as_bytes() == field;
+                    assert_eq!(found_same, same, "{input:?} at {capacity}");
+                }
+                out.push(record);
             } else if let Some(r) = src.next_record().unwrap() {
                 out.push(r);
             } else {
@@ -142,9 +157,9 @@ fn records_do_not_depend_on_where_the_buffer_cuts_the_input() {
         }
     };
     let read = |input: &str, capacity: usize| {
-        let records = read_as(input, capacity, false);
+        let records = read_as(input, capacity, None);
         assert_eq!(
-            read_as(input, capacity, true),
+            read_as(input, capacity, Some(&records)),
             records,
             "{input:?} at {capacity}"
         );
@@ -456,7 +471,7 @@ fn r_plain_records_keep_to_the_shard() {
             let mut reader = Reader::open(&Source::Path(path.clone()), &options).unwrap();
             let mut lines = Vec::new();
             loop {
-                if in_place && let Some(record) = reader.next_plain().unwrap() {
+                if in_place && let Some(record) = reader.next_plain(b"").unwrap() {
                     lines.push(record.line);
                 } else if let Some(record) = reader.next_record().unwrap() {
                     lines.push(record.line);

@@ -59,17 +59,28 @@ impl<R: BufRead + Send> RecordSource for TextRecords<R> {
         Ok(None)
     }
 
-    fn next_plain(&mut self) -> io::Result<Option<(u64, [u8; CELLS])>> {
+    fn next_plain(&mut self, field: &[u8]) -> io::Result<Option<(u64, Option<Box<[u8; CELLS]>>)>> {
         if self.field.is_some_and(|n| n > 0) {
             return Ok(None);
         }
-        self.lines.take_line_in_place(|line| {
+        let field: Option<&[u8; CELLS]> = field.try_into().ok();
+        // A plain line holds no line break: its end is looked for right after its 81 bytes.
+        self.lines.take_line_of_len_in_place(CELLS, |line| {
             let cells: &[u8; CELLS] = line.try_into().ok()?;
-            // `&` rather than `&&`: no branches, so the loop vectorises.
-            let plain = cells.iter().fold(true, |ok, &b| {
-                ok & ((b == b'.') | (b.wrapping_sub(b'1') < 9))
-            });
-            plain.then_some(*cells)
+            // One pass that checks the cells and compares them with the field, `&` and `|`
+            // rather than `&&` and an early exit: no branches, so the loop vectorises.
+            let other = field.unwrap_or(cells);
+            let (plain, diff) = cells
+                .iter()
+                .zip(other)
+                .fold((true, 0), |(ok, diff), (&b, &f)| {
+                    (
+                        ok & ((b == b'.') | (b.wrapping_sub(b'1') < 9)),
+                        diff | (b ^ f),
+                    )
+                });
+            let same = field.is_some() && diff == 0;
+            plain.then(|| (!same).then(|| Box::new(*cells)))
         })
     }
 }
