@@ -219,7 +219,10 @@ impl<R: BufRead> CsvSplitter<R> {
         &mut self,
         split: impl FnOnce(&[u8]) -> Option<(usize, T)>,
     ) -> io::Result<Option<T>> {
-        if !self.skip_to_record()? {
+        // Most calls come at the start of a record, where there is nothing to skip.
+        let at_record = self.started
+            && matches!(fill_buf!(self.inner).first(), Some(&b) if b != b'\n' && b != b'\r');
+        if !at_record && !self.skip_to_record()? {
             return Ok(None);
         }
         let avail = fill_buf!(self.inner);
