@@ -282,6 +282,10 @@ pub enum ReadError {
     },
 }
 
+/// A plain line read in place by [`RecordSource::next_plain`]: its number, and its cells when
+/// they are not the field it was compared with.
+type PlainLine = (u64, Option<Box<[u8; CELLS]>>);
+
 /// Something that yields records one at a time: one implementation per format.
 trait RecordSource: Send {
     fn next_record(&mut self) -> io::Result<Option<Record>>;
@@ -290,7 +294,7 @@ trait RecordSource: Send {
     /// it, read in place and compared with `field`: its line, and the line when it is not
     /// `field` ([`PlainRecord::differs`]). `None`, having read nothing of it, otherwise (and
     /// always, for formats that do not look).
-    fn next_plain(&mut self, field: &[u8]) -> io::Result<Option<(u64, Option<Box<[u8; CELLS]>>)>> {
+    fn next_plain(&mut self, field: &[u8]) -> io::Result<Option<PlainLine>> {
         let _ = field;
         Ok(None)
     }

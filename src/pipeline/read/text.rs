@@ -10,7 +10,7 @@
 use std::io::{self, BufRead};
 
 use super::lines::Lines;
-use super::{BOM, MAX_RECORD_BYTES, Record, RecordSource, invalid, puzzle, too_long};
+use super::{BOM, MAX_RECORD_BYTES, PlainLine, Record, RecordSource, invalid, puzzle, too_long};
 use crate::grid::{CELLS, Grid};
 
 /// Text records: one puzzle per line.
@@ -59,7 +59,7 @@ impl<R: BufRead + Send> RecordSource for TextRecords<R> {
         Ok(None)
     }
 
-    fn next_plain(&mut self, field: &[u8]) -> io::Result<Option<(u64, Option<Box<[u8; CELLS]>>)>> {
+    fn next_plain(&mut self, field: &[u8]) -> io::Result<Option<PlainLine>> {
         if self.field.is_some_and(|n| n > 0) {
             return Ok(None);
         }
