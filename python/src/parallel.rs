@@ -118,7 +118,8 @@ fn take(next: &AtomicUsize, len: usize, workers: usize) -> Option<Range<usize>> 
     loop {
         let left = len.checked_sub(start).filter(|&n| n > 0)?;
         let size = (left / (workers * 2)).clamp(MIN_CHUNK, CHUNK).min(left);
-        match next.compare_exchange_weak(start, start + size, Ordering::Relaxed, Ordering::Relaxed) {
+        match next.compare_exchange_weak(start, start + size, Ordering::Relaxed, Ordering::Relaxed)
+        {
             Ok(_) => return Some(start..start + size),
             Err(now) => start = now,
         }
