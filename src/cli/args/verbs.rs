@@ -1,0 +1,380 @@
+//! The arguments of each verb: clap derive structs whose doc comments are the verb's `--help`,
+//! built from the argument groups of the parent module.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::*;
+
+/// The arguments of `solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub solver: SolverArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Results format. Default: by the name of OUTPUT (.csv, .jsonl or .ndjson, .parquet; CSV
+    /// otherwise and on stdout). A name ending in .gz or .zst is compressed (not Parquet).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
+
+    /// Also write every solution found (up to --limit) to FILE as `line,index,solution` rows,
+    /// in the format its name says, else in the results' format (`-`: stdout).
+    #[arg(long, value_name = "FILE")]
+    pub emit_solutions: Option<PathBuf>,
+
+    /// Resume an interrupted run: keep the complete rows already in OUTPUT (needs -o), skip as
+    /// many input records (checking that the last one matches), and append the rest. A damaged
+    /// last row is redone; a missing or empty OUTPUT starts afresh. With --emit-solutions, a row
+    /// is kept only if its solutions are all in that file, which is cut and appended to alike.
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+
+    /// Records per batch handed to the worker threads.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH, hide = true)]
+    pub batch_size: usize,
+}
+
+/// The arguments of `generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// How many puzzles.
+    #[arg(long, short = 'n', value_name = "N")]
+    pub count: u64,
+
+    /// Random seed; the same seed gives the same puzzles whatever --threads. Default: a random
+    /// seed, printed on stderr.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Threads. Default: one per core (also what 0 asks for).
+    #[arg(long, short = 'j', value_name = "N", default_value_t)]
+    #[arg(hide_default_value = true)]
+    pub threads: usize,
+
+    /// Symmetry of the clue pattern. Clues are removed orbit by orbit (a cell and its images),
+    /// so with a symmetry other than `none` a puzzle is minimal per orbit: no orbit of clues can
+    /// be removed, but a single clue sometimes can. `rotational` is the half turn,
+    /// `quarter-turn` the 90-degree turn, `mirror` left-right, `flip` top-bottom.
+    #[arg(long, value_enum, default_value_t = Symmetry::None)]
+    pub symmetry: Symmetry,
+
+    /// Only puzzles with at least N clues. A minimal puzzle's clue count is settled by its
+    /// grid and removal order (typically 22 to 28 without symmetry), so a puzzle outside the
+    /// bounds is drawn again from a new grid, up to --attempts times.
+    #[arg(long, value_name = "N")]
+    pub min_clues: Option<usize>,
+
+    /// Only puzzles with at most N clues (17 or more); drawn again like --min-clues.
+    #[arg(long, value_name = "N")]
+    pub max_clues: Option<usize>,
+
+    /// Draws per puzzle for --min-clues/--max-clues and --min-er/--max-er. When no draw fits,
+    /// the puzzles made so far are written and the run stops with an error (exit 2). Most
+    /// minimal puzzles rate below 4.5 and few above 7, so a hard band needs many draws. With
+    /// --max-time-ms the puzzles of a band can depend on the machine's speed; without it a
+    /// seed gives the same puzzles everywhere.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub attempts: u64,
+
+    /// Write complete, valid solution grids instead of puzzles.
+    #[arg(long, conflicts_with_all = ["symmetry", "min_clues", "max_clues", "min_er", "max_er"])]
+    pub solved: bool,
+
+    #[command(flatten)]
+    pub er: ErBandArgs,
+
+    #[command(flatten)]
+    pub rating: RatingArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Write only part K of N of the puzzles (0 <= K < N; needs --seed): a contiguous range of
+    /// the --count, so that parts 0 to N-1 concatenated are the output of one run. `auto`:
+    /// from the environment, as for `solve --shard`.
+    #[arg(long, value_name = "K/N|auto", requires = "seed")]
+    pub shard: Option<crate::cli::shard::ShardArg>,
+
+    /// With --shard auto: the number of parts N (a Kubernetes Indexed Job's completions).
+    #[arg(long, value_name = "N", requires = "shard", value_parser = clap::value_parser!(u64).range(1..))]
+    pub shards: Option<u64>,
+}
+
+/// Which solver and how many threads, for `validate` (which always counts solutions to 2).
+#[derive(Debug, Args)]
+pub struct ValidateSolverArgs {
+    /// Solver strategy.
+    #[arg(long, value_enum, default_value_t = Strategy::default())]
+    pub solver: Strategy,
+
+    /// Stop the search of one puzzle after N guesses; the record fails with `aborted after N
+    /// guesses`.
+    #[arg(long, value_name = "N")]
+    pub max_guesses: Option<u64>,
+
+    /// Solver threads. Default: one per CPU this process may use (also what 0 asks for).
+    #[arg(long, short = 'j', value_name = "N", default_value_t)]
+    #[arg(hide_default_value = true)]
+    pub threads: usize,
+}
+
+/// The arguments of `validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub solver: ValidateSolverArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Report format, as `solve`'s --output-format: by the name of REPORT by default.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
+
+    /// Write every record to the report, those that pass with an empty `problem`.
+    #[arg(long)]
+    pub all: bool,
+
+    /// CSV or Parquet column holding each puzzle's stated solution, by name or 0-based index
+    /// (given alone: the column named solution or solutions, else the first other column of
+    /// solved grids): it must be the puzzle's unique solution. A record fails with `stated
+    /// solution differs at rXcY (stated A, solution B)` naming the first differing cell,
+    /// `stated solution malformed: WHY` or `stated solution missing`.
+    #[arg(long, value_name = "NAME|INDEX", num_args = 0..=1, default_missing_value = "")]
+    pub expect_column: Option<Column>,
+
+    /// Every clue must be needed: a puzzle that keeps exactly one solution when some clue is
+    /// removed (each clue tested alone) fails with `redundant clues: r3c4 r7c1`. Costs one more
+    /// search per clue.
+    #[arg(long)]
+    pub minimal: bool,
+
+    /// A puzzle equal to an earlier one (same clues; blanks may be written differently) fails
+    /// with `duplicate of line N`. Memory grows with the corpus: every distinct puzzle is
+    /// kept, about 150 bytes each. With --shard, only duplicates within the part are found.
+    #[arg(long)]
+    pub duplicates: bool,
+
+    /// A puzzle with fewer than N clues fails with `C clues, fewer than N`.
+    #[arg(long, value_name = "N")]
+    pub min_clues: Option<usize>,
+
+    #[command(flatten)]
+    pub er: ErBandArgs,
+
+    #[command(flatten)]
+    pub rating: RatingArgs,
+
+    /// Records per batch handed to the worker threads.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH, hide = true)]
+    pub batch_size: usize,
+}
+
+/// How puzzles are rated (`grade`, and `validate` and `generate` with an ER band).
+#[derive(Debug, Args)]
+pub struct RatingArgs {
+    /// Which ladder of techniques to follow: `sukaku` is Sukaku Explainer's `serate` (Sudoku
+    /// Explainer 1.2.1 plus strong-link chains and the larger wings), `classic` Sudoku
+    /// Explainer 1.2.1 alone.
+    #[arg(long, value_enum, default_value_t)]
+    pub ruleset: Ruleset,
+
+    /// Give up rating one puzzle after MS milliseconds (the hardest puzzles, ER 10 and up,
+    /// can take seconds each). Default: no limit.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_time_ms: Option<u64>,
+}
+
+impl RatingArgs {
+    /// The rating options these arguments ask for.
+    pub fn options(&self) -> GradeOptions {
+        GradeOptions {
+            ruleset: self.ruleset,
+            max_time: self.max_time_ms.map(std::time::Duration::from_millis),
+        }
+    }
+}
+
+/// A band of difficulty on the Sudoku Explainer scale.
+#[derive(Debug, Args)]
+pub struct ErBandArgs {
+    /// Only puzzles rated at least R on the Sudoku Explainer scale (ER, e.g. 2.5; see `grade
+    /// --help`).
+    #[arg(long, value_name = "R", value_parser = parse_er)]
+    pub min_er: Option<u16>,
+
+    /// Only puzzles rated at most R (ER, e.g. 4.5).
+    #[arg(long, value_name = "R", value_parser = parse_er)]
+    pub max_er: Option<u16>,
+}
+
+impl ErBandArgs {
+    /// True when a band is asked for.
+    pub fn any(&self) -> bool {
+        self.min_er.is_some() || self.max_er.is_some()
+    }
+}
+
+/// An ER from the command line, as tenths: `2.5` is 25.
+fn parse_er(text: &str) -> Result<u16, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a rating such as 2.5"))?;
+    if !(0.0..=20.0).contains(&value) || (value * 10.0 - (value * 10.0).round()).abs() > 1e-6 {
+        return Err(format!(
+            "`{text}`: ratings go from 1.0 to about 12.0, in tenths"
+        ));
+    }
+    Ok((value * 10.0).round() as u16)
+}
+
+/// The arguments of `grade`.
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub solver: ValidateSolverArgs,
+
+    #[command(flatten)]
+    pub rating: RatingArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Results format, as `solve`'s --output-format: by the name of OUTPUT by default.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
+
+    /// Resume an interrupted run: keep the complete rows already in OUTPUT (needs -o), skip as
+    /// many input records (checking each), and append the rest.
+    #[arg(long)]
+    pub resume: bool,
+
+    /// Records per batch handed to the worker threads.
+    #[arg(long, value_name = "N", default_value_t = 256, hide = true)]
+    pub batch_size: usize,
+}
+
+/// The arguments of `merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Where the whole goes (`-`: stdout).
+    pub output: PathBuf,
+
+    /// The parts' CSV outputs, in order: part 0 first.
+    #[arg(required = true)]
+    pub parts: Vec<PathBuf>,
+
+    /// An input the parts were made from: every record must have its row. Give each input of
+    /// the run, in its order (`--input a.txt --input b.csv`); a directory stands for its files,
+    /// as in the run.
+    #[arg(long, value_name = "FILE")]
+    pub input: Vec<PathBuf>,
+
+    /// With --input DIRECTORY: only its files whose name matches PATTERN, as the run's --glob.
+    #[arg(long, value_name = "PATTERN", requires = "input")]
+    pub glob: Option<String>,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// The arguments of `explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The puzzle: 81 cells, `1`-`9` and `.` `0` `_` for blanks. Omit it to take the record at
+    /// --line of --input.
+    #[arg(required_unless_present = "input", conflicts_with = "input")]
+    pub puzzle: Option<String>,
+
+    /// Read the puzzle from this file (any format `solve` reads; `-` for stdin).
+    #[arg(long, requires = "line", value_name = "FILE")]
+    pub input: Option<PathBuf>,
+
+    /// The line of --input where the record starts (the `line` column of `solve`).
+    #[arg(long, requires = "input", value_name = "N")]
+    pub line: Option<u64>,
+
+    /// Input format of --input (as for `solve`).
+    #[arg(long, value_enum, default_value_t = Format::Auto)]
+    pub input_format: Format,
+
+    /// CSV column of --input holding the puzzle (as for `solve`).
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<Column>,
+
+    /// Show the steps a person would take instead of a solver's search: each technique with
+    /// its rating on the Sudoku Explainer scale, the digits it places (`r1c3=4`), the
+    /// candidates it removes (`r2c5<>7`) and the cells of its pattern, then ER, EP and ED
+    /// (see `grade --help`). The puzzle must have exactly one solution.
+    #[arg(long, conflicts_with_all = ["solver", "max_steps", "max_guesses"])]
+    pub logic: bool,
+
+    /// With --logic: give up after MS milliseconds.
+    #[arg(long, value_name = "MS", requires = "logic")]
+    pub max_time_ms: Option<u64>,
+
+    /// Whose steps to show (`fast` and `singles` keep no step trace).
+    #[arg(long, value_enum, default_value_t = TracedStrategy::Bitmask)]
+    pub solver: TracedStrategy,
+
+    /// Output format: readable text, or one JSON object per step (JSON lines).
+    #[arg(long, value_enum, default_value_t = sudoku_batch::explain::ExplainFormat::Text)]
+    pub format: sudoku_batch::explain::ExplainFormat,
+
+    /// Print at most N steps; the totals still count every step.
+    #[arg(long, value_name = "N", default_value_t = sudoku_batch::explain::ExplainOptions::DEFAULT_MAX_STEPS)]
+    pub max_steps: u64,
+
+    /// Give up after N guesses.
+    #[arg(long, value_name = "N")]
+    pub max_guesses: Option<u64>,
+}
+
+/// The arguments of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Puzzle files (text, CSV or grid blocks; `.gz` is decompressed). `-` or nothing reads
+    /// stdin.
+    pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+
+    /// Solvers to measure: names separated by commas, or `all`. `backtrack` gets a budget of
+    /// 100,000 guesses per puzzle unless --max-guesses is given.
+    #[arg(long, value_name = "NAME,...|all", value_delimiter = ',', default_values_t = [SolverChoice::Fast])]
+    pub solver: Vec<SolverChoice>,
+
+    /// Count solutions up to N (2 proves uniqueness).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: u64,
+
+    /// Stop the search of one puzzle after N guesses.
+    #[arg(long, value_name = "N")]
+    pub max_guesses: Option<u64>,
+
+    /// Solver threads.
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+
+    /// Timed runs per file and solver; the table gives their median.
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
+    pub runs: u64,
+
+    /// Print CSV instead of an aligned table.
+    #[arg(long)]
+    pub csv: bool,
+}
