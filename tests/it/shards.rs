@@ -3,6 +3,7 @@
 //! several at a time, cut by bytes or by record index.
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use crate::util::{HEADER, PUZZLE, bin, data, gzip, mixed_records, sample_puzzles, write};
 
@@ -452,26 +453,34 @@ fn generate_parts_make_the_whole() {
     );
 }
 
+/// `merge OUT PARTS...`, with `--input` for each of `inputs`.
+fn merge(out: &Path, inputs: &[&PathBuf], parts: &[&PathBuf]) -> Output {
+    let mut cmd = bin();
+    cmd.arg("merge");
+    for input in inputs {
+        cmd.arg("--input").arg(input);
+    }
+    cmd.arg(out).args(parts).output().unwrap()
+}
+
+/// Asserts that [`merge`] refuses: exit 2, a message that holds `why`, and no `out` made.
+fn merge_refused(out: &Path, inputs: &[&PathBuf], parts: &[&PathBuf], why: &str) {
+    let got = merge(out, inputs, parts);
+    assert_eq!(got.status.code(), Some(2), "{inputs:?} {parts:?}");
+    let stderr = String::from_utf8_lossy(&got.stderr);
+    assert!(stderr.contains(why), "{stderr}");
+    assert!(!out.exists(), "{parts:?}: wrote the output");
+}
+
 #[test]
 fn merge_refuses_parts_that_do_not_fit() {
     let dir = tempfile::tempdir().unwrap();
     let input = data("kaggle_quizzes.csv");
     let files = shard_files(dir.path(), &["solve"], std::slice::from_ref(&input), 3, 0);
     let out = dir.path().join("whole.csv");
-    let merge = |parts: &[&PathBuf], with_input: bool| {
-        let mut cmd = bin();
-        cmd.arg("merge");
-        if with_input {
-            cmd.arg("--input").arg(&input);
-        }
-        cmd.arg(&out).args(parts).output().unwrap()
-    };
     let refused = |parts: &[&PathBuf], with_input: bool, why: &str| {
-        let got = merge(parts, with_input);
-        assert_eq!(got.status.code(), Some(2), "{parts:?}");
-        let stderr = String::from_utf8_lossy(&got.stderr);
-        assert!(stderr.contains(why), "{stderr}");
-        assert!(!out.exists(), "{parts:?}: wrote the output");
+        let inputs = if with_input { vec![&input] } else { vec![] };
+        merge_refused(&out, &inputs, parts, why);
     };
     let [a, b, c] = [&files[0], &files[1], &files[2]];
     refused(&[a, c, b], false, "out of order");
@@ -488,7 +497,7 @@ fn merge_refuses_parts_that_do_not_fit() {
         .unwrap();
     assert_eq!(graded.status.code(), Some(0));
     refused(&[a, &grade], false, "header");
-    assert_eq!(merge(&[a, c], false).status.code(), Some(0));
+    assert_eq!(merge(&out, &[], &[a, c]).status.code(), Some(0));
 }
 
 #[test]
@@ -497,20 +506,8 @@ fn merge_checks_every_input_of_a_run_of_several() {
     let inputs = corpus(dir.path());
     let files = shard_files(dir.path(), &["solve"], &inputs, 3, 0);
     let out = dir.path().join("whole.csv");
-    let merge = |inputs: &[&PathBuf], parts: &[&PathBuf]| {
-        let mut cmd = bin();
-        cmd.arg("merge");
-        for input in inputs {
-            cmd.arg("--input").arg(input);
-        }
-        cmd.arg(&out).args(parts).output().unwrap()
-    };
     let refused = |inputs: &[&PathBuf], parts: &[&PathBuf], why: &str| {
-        let got = merge(inputs, parts);
-        assert_eq!(got.status.code(), Some(2), "{inputs:?} {parts:?}");
-        let stderr = String::from_utf8_lossy(&got.stderr);
-        assert!(stderr.contains(why), "{stderr}");
-        assert!(!out.exists(), "{parts:?}: wrote the output");
+        merge_refused(&out, inputs, parts, why);
     };
     let [a, b, c] = [&inputs[0], &inputs[1], &inputs[2]];
     let parts: Vec<&PathBuf> = files.iter().collect();
@@ -519,7 +516,7 @@ fn merge_checks_every_input_of_a_run_of_several() {
     refused(&[a, b], &parts, "which --input does not name");
     refused(&[b, a, c], &parts, "out of order");
     refused(&[a], &parts, "give each with --input");
-    assert_eq!(merge(&[a, b, c], &parts).status.code(), Some(0));
+    assert_eq!(merge(&out, &[a, b, c], &parts).status.code(), Some(0));
     std::fs::remove_file(&out).unwrap();
     // A directory's files, picked by --glob as in the run.
     let texts = dir.path().join("texts");

@@ -5,6 +5,11 @@ use crate::pipeline::read::csv::{CsvOptions, CsvRecords};
 use crate::pipeline::read::text::TextRecords;
 use crate::pipeline::read::{Column, Header};
 
+/// The place `offset` bytes in, after `lines` line breaks.
+fn cut(offset: u64, lines: u64) -> Cut {
+    Cut { offset, lines }
+}
+
 const P: &str = "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35..";
 
 /// The start of every line of `bytes`, with the line breaks before it, as the readers split
@@ -16,10 +21,7 @@ fn line_starts(bytes: &[u8]) -> Vec<Cut> {
         let ends = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
         if ends && i + 1 < bytes.len() {
             lines += 1;
-            starts.push(Cut {
-                offset: i as u64 + 1,
-                lines,
-            });
+            starts.push(cut(i as u64 + 1, lines));
         } else if ends {
             lines += 1;
         }
@@ -58,54 +60,18 @@ fn a_cut_moves_to_the_next_line_start() {
     let text = format!("{P}\n{P}\n");
     // On a record start, it stays.
     let at = |target| align(&mut Cursor::new(&text), Cut::default(), target, None).unwrap();
-    assert_eq!(
-        at(82),
-        Cut {
-            offset: 82,
-            lines: 1
-        }
-    );
+    assert_eq!(at(82), cut(82, 1));
     // On the `\n` ending a record, or within the record, it moves past the `\n`.
-    assert_eq!(
-        at(81),
-        Cut {
-            offset: 82,
-            lines: 1
-        }
-    );
-    assert_eq!(
-        at(1),
-        Cut {
-            offset: 82,
-            lines: 1
-        }
-    );
+    assert_eq!(at(81), cut(82, 1));
+    assert_eq!(at(1), cut(82, 1));
     // Past the last line start: the end of the file.
     assert_eq!(at(83).offset, 164);
     // In the middle of a CRLF, after the CRLF, counted once.
     let crlf = format!("{P}\r\n{P}\r\n");
     let at = |target| align(&mut Cursor::new(&crlf), Cut::default(), target, None).unwrap();
-    assert_eq!(
-        at(82),
-        Cut {
-            offset: 83,
-            lines: 1
-        }
-    );
-    assert_eq!(
-        at(81),
-        Cut {
-            offset: 83,
-            lines: 1
-        }
-    );
-    assert_eq!(
-        at(83),
-        Cut {
-            offset: 83,
-            lines: 1
-        }
-    );
+    assert_eq!(at(82), cut(83, 1));
+    assert_eq!(at(81), cut(83, 1));
+    assert_eq!(at(83), cut(83, 1));
 }
 
 #[test]
@@ -245,21 +211,9 @@ fn a_quote_before_the_cut_makes_it_parse() {
     let text = format!("id,note,puzzle\n1,\"a\n{P}\",{P}\n2,x,{P}\n");
     let inside = text.find("\n..").unwrap() as u64 + 1;
     let next = text.find("\n2,").unwrap() as u64 + 1;
-    let cut = align(&mut Cursor::new(&text), Cut::default(), inside, Some(b',')).unwrap();
-    assert_eq!(
-        cut,
-        Cut {
-            offset: next,
-            lines: 3
-        }
-    );
+    let found = align(&mut Cursor::new(&text), Cut::default(), inside, Some(b',')).unwrap();
+    assert_eq!(found, cut(next, 3));
     // As text, it is one.
-    let cut = align(&mut Cursor::new(&text), Cut::default(), inside, None).unwrap();
-    assert_eq!(
-        cut,
-        Cut {
-            offset: inside,
-            lines: 2
-        }
-    );
+    let found = align(&mut Cursor::new(&text), Cut::default(), inside, None).unwrap();
+    assert_eq!(found, cut(inside, 2));
 }
