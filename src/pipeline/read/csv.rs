@@ -22,6 +22,7 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
+use super::lines::line_breaks;
 use super::{
     BOM, Column, Expected, Header, MAX_RECORD_BYTES, PUZZLE_COLUMN_NAMES, Record, RecordSource,
     SOLUTION_COLUMN_NAMES, fill_buf, invalid, puzzle, too_long,
@@ -106,26 +107,6 @@ pub(crate) struct CsvSplitter<R> {
     split_plain_lines: bool,
     /// The field delimiter.
     delimiter: u8,
-}
-
-/// Counts the line breaks in `bytes`: every `\n` and `\r`, but a `\n` right after a `\r`
-/// (which `after_cr` carries over from the bytes before) only once.
-fn line_breaks(bytes: &[u8], after_cr: &mut bool) -> u64 {
-    let mut n = 0;
-    for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
-        let prev_cr = if i == 0 {
-            *after_cr
-        } else {
-            bytes[i - 1] == b'\r'
-        };
-        if !(bytes[i] == b'\n' && prev_cr) {
-            n += 1;
-        }
-    }
-    if let Some(&b) = bytes.last() {
-        *after_cr = b == b'\r';
-    }
-    n
 }
 
 impl<R: BufRead> CsvSplitter<R> {

@@ -142,3 +142,23 @@ impl<R: BufRead> Lines<R> {
         Ok(Some((self.line, out)))
     }
 }
+
+/// The line breaks in `bytes`: every `\n` and every `\r`, but a `\n` right after a `\r` (which
+/// `after_cr` carries over from the bytes before) only once, as the readers count lines.
+pub(super) fn line_breaks(bytes: &[u8], after_cr: &mut bool) -> u64 {
+    let Some(&last) = bytes.last() else {
+        return 0;
+    };
+    // Counting one byte is a vector loop; most files have no `\r`, which one search tells.
+    let mut n = memchr::memchr_iter(b'\n', bytes).count() as u64;
+    for i in memchr::memchr_iter(b'\r', bytes) {
+        if bytes.get(i + 1) != Some(&b'\n') {
+            n += 1;
+        }
+    }
+    if *after_cr && bytes[0] == b'\n' {
+        n -= 1;
+    }
+    *after_cr = last == b'\r';
+    n
+}

@@ -27,6 +27,7 @@ use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::ops::Range;
 
 use super::csv::{CsvLayout, CsvRow, CsvSplitter};
+use super::lines::line_breaks;
 use super::open::{csv_layout, format_of, open_one};
 use super::{
     BUF_SIZE, Format, ReadError, ReadOptions, Record, RecordSource, Source, compressed, fill_buf,
@@ -281,26 +282,6 @@ fn record_start<R: BufRead>(input: R, from: Cut, target: u64, delimiter: u8) -> 
         offset: splitter.offset(),
         lines: 0,
     })
-}
-
-/// The line breaks in `bytes`: every `\n` and every `\r`, but a `\n` right after a `\r` (which
-/// `after_cr` carries over from the bytes before) only once, as the readers count lines.
-fn line_breaks(bytes: &[u8], after_cr: &mut bool) -> u64 {
-    let Some(&last) = bytes.last() else {
-        return 0;
-    };
-    // Counting one byte is a vector loop; most files have no `\r`, which one search tells.
-    let mut n = memchr::memchr_iter(b'\n', bytes).count() as u64;
-    for i in memchr::memchr_iter(b'\r', bytes) {
-        if bytes.get(i + 1) != Some(&b'\n') {
-            n += 1;
-        }
-    }
-    if *after_cr && bytes[0] == b'\n' {
-        n -= 1;
-    }
-    *after_cr = last == b'\r';
-    n
 }
 
 /// How many records `sources` hold together, read with `options` (but its shard), those
