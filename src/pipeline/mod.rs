@@ -13,6 +13,7 @@ pub mod resume;
 pub(crate) mod schedule;
 pub(crate) mod solutions;
 pub mod solve;
+pub mod stopwatch;
 pub mod write;
 
 use std::io;

@@ -5,11 +5,11 @@
 //! solver per thread.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use super::grade::{GradeOptions, Rated};
 use super::read::{Record, RecordInput};
 use super::solutions::{Emitter, RecordSolutions};
+use super::stopwatch::Stopwatch;
 use crate::grid::{CELLS, Conflict, Grid};
 use crate::logic::Grader;
 use crate::solver::{Limits, Outcome, Solver, Stop, Strategy};
@@ -190,9 +190,9 @@ impl Worker {
             (&mut self.grader, options.grade, row.status)
             && let RecordInput::Puzzle(puzzle) = &row.record.input
         {
-            let start = Instant::now();
+            let watch = Stopwatch::start();
             let rated = grade.rate(grader, puzzle, options.limits.stop);
-            row.time_ns += start.elapsed().as_nanos() as u64;
+            row.time_ns += watch.elapsed_ns();
             if rated.is_err() && options.limits.stop.is_some_and(Stop::is_set) {
                 return Row::stopped(row.record);
             }
@@ -216,26 +216,26 @@ fn solve_emitting(
     emitter: Option<(&Emitter, u64)>,
 ) -> Row {
     let puzzle = match &record.input {
-        RecordInput::Puzzle(g) => *g,
+        RecordInput::Puzzle(g) => g,
         RecordInput::Invalid { .. } => {
             return Row::unsearched(record, Status::Invalid, Outcome::default());
         }
     };
-    let start = Instant::now();
+    let watch = Stopwatch::start();
     let (mut all_solutions, mut emitted, mut reserved) = (Vec::new(), 0, 0);
     let outcome = match (options.keep_solutions, emitter) {
-        (false, _) => solver.solve(&puzzle, options.limits),
-        (true, None) => solver.solve_with(&puzzle, options.limits, &mut |g| all_solutions.push(*g)),
+        (false, _) => solver.solve(puzzle, options.limits),
+        (true, None) => solver.solve_with(puzzle, options.limits, &mut |g| all_solutions.push(*g)),
         (true, Some((emitter, seq))) => {
             let stop = options.limits.stop;
             let at = (record.file, record.line);
             let mut out = RecordSolutions::new(emitter, seq, at, stop);
-            let outcome = solver.solve_with(&puzzle, options.limits, &mut |g| out.push(g));
+            let outcome = solver.solve_with(puzzle, options.limits, &mut |g| out.push(g));
             (all_solutions, emitted, reserved) = out.finish();
             outcome
         }
     };
-    let time_ns = start.elapsed().as_nanos() as u64;
+    let time_ns = watch.elapsed_ns();
     // Every strategy finds no solution for conflicting clues; only then is it worth looking for
     // the unit to name, which keeps the check off the path of the puzzles that solve.
     let conflict = if outcome.solutions == 0 && !outcome.aborted {
@@ -246,7 +246,7 @@ fn solve_emitting(
     let status = Status::of(&outcome, options.limits);
     // Searches of their own, not counted in the puzzle's time.
     let redundant_clues = if options.find_redundant && status == Status::Unique {
-        redundant_clues(solver, &puzzle, options.limits)
+        redundant_clues(solver, puzzle, options.limits)
     } else {
         Vec::new()
     };
