@@ -5,7 +5,6 @@
 //! makes each chunk's record batch of [`GRADE_COLUMNS`] itself. As on the command line, the
 //! solutions are counted to 2 and only a puzzle with exactly one is rated.
 
-use arrow_pyarrow::{PyArrowType, Table};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use sudoku_batch::logic::Ruleset;
@@ -49,7 +48,7 @@ pub fn grade(
     ruleset: &str,
     max_time_ms: Option<u64>,
     first_line: u64,
-) -> PyResult<PyArrowType<Table>> {
+) -> PyResult<Py<PyAny>> {
     let puzzles = Puzzles::extract(puzzles, "puzzles")?;
     check_lines(first_line, puzzles.len())?;
     let options = SolveOptions {
@@ -89,5 +88,5 @@ pub fn grade(
             Ok(())
         },
     )?;
-    Ok(PyArrowType(table(batches, schema)?))
+    table(py, batches, schema)
 }

@@ -5,7 +5,6 @@
 //! it; `validate` hands the rows to the library's [`Checker`] in input order on the calling
 //! thread, as the command line's writer does, since a duplicate names the earlier line.
 
-use arrow_pyarrow::{PyArrowType, Table};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use sudoku_batch::pipeline::solve::{Row, SolveOptions, solve_record};
@@ -49,7 +48,7 @@ pub fn solve(
     threads: usize,
     max_guesses: Option<u64>,
     first_line: u64,
-) -> PyResult<PyArrowType<Table>> {
+) -> PyResult<Py<PyAny>> {
     let puzzles = Puzzles::extract(puzzles, "puzzles")?;
     check_lines(first_line, puzzles.len())?;
     let options = SolveOptions {
@@ -83,7 +82,7 @@ pub fn solve(
             Ok(())
         },
     )?;
-    Ok(PyArrowType(table(batches, schema)?))
+    table(py, batches, schema)
 }
 
 /// `validate`'s checks: the rows of the records that fail (of every record with `all`), with
@@ -102,7 +101,7 @@ pub fn validate(
     min_clues: Option<usize>,
     all: bool,
     first_line: u64,
-) -> PyResult<PyArrowType<Table>> {
+) -> PyResult<Py<PyAny>> {
     let puzzles = Puzzles::extract(puzzles, "puzzles")?;
     check_lines(first_line, puzzles.len())?;
     let expected = expected
@@ -168,5 +167,5 @@ pub fn validate(
     if report.len() > 0 || batches.is_empty() {
         batches.push(report.batch()?);
     }
-    Ok(PyArrowType(table(batches, schema)?))
+    table(py, batches, schema)
 }
