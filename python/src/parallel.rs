@@ -1,7 +1,7 @@
 //! Work on an in-memory sequence, on the library's thread pool, without the GIL.
 //!
 //! ```text
-//!   worker threads (pool.broadcast)                 calling thread (GIL released)
+//!   pool's threads (a job broadcast to each)        calling thread (GIL released)
 //!   one state (solver) each; take the next    --->  puts the chunks back in input order and
 //!   chunk of indices, work on it, send it           hands each to `consume`; every POLL takes
 //!                                                   the GIL for a moment to see Ctrl-C
@@ -15,14 +15,14 @@
 //! the interrupt is raised: no partial result is returned.
 //!
 //! Pools are kept between calls, one per thread count: building one starts its threads, which
-//! would cost more than solving a few puzzles.
+//! would cost more than solving a few puzzles. For the same reason the calling thread does its
+//! part itself rather than on a thread of its own.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread;
 use std::time::Duration;
 
 use pyo3::exceptions::PyRuntimeError;
@@ -61,30 +61,32 @@ where
     let flag = Flag::take();
     let stop = flag.0;
     py.detach(|| {
-        thread::scope(|scope| {
-            let (tx, rx) = channel();
-            scope.spawn(|| {
-                pool.broadcast(|_| {
-                    let mut state = state();
-                    while let Some(range) = take(&next, len, workers) {
-                        if stop.is_set() {
-                            break;
-                        }
-                        let (start, end) = (range.start, range.end);
-                        let out = work(&mut state, range, stop);
-                        if tx.send((start, end, out)).is_err() {
-                            break;
-                        }
+        let (tx, rx) = channel();
+        // The workers' jobs run in the pool; the calling thread waits for them, here, when the
+        // scope ends, whatever way its loop ends.
+        pool.in_place_scope(|scope| {
+            scope.spawn_broadcast(|_, _| {
+                // Said when the worker is done, even by a worker that panics, so that the loop
+                // below never waits for a chunk that no worker will send.
+                let _done = Done(&tx);
+                let mut state = state();
+                while let Some(range) = take(&next, len, workers) {
+                    if stop.is_set() {
+                        break;
                     }
-                });
-                drop(tx);
+                    let (start, end) = (range.start, range.end);
+                    let out = work(&mut state, range, stop);
+                    if tx.send(Message::Chunk(start, end, out)).is_err() {
+                        break;
+                    }
+                }
             });
             // Chunks that came early, by where they start; `done`: the records consumed.
             let mut waiting = BTreeMap::new();
-            let mut done = 0;
+            let (mut done, mut finished) = (0, 0);
             while done < len {
                 match rx.recv_timeout(POLL) {
-                    Ok((start, end, out)) => {
+                    Ok(Message::Chunk(start, end, out)) => {
                         waiting.insert(start, (end, out));
                         while let Some((end, out)) = waiting.remove(&done) {
                             if let Err(e) = consume(out) {
@@ -94,21 +96,47 @@ where
                             done = end;
                         }
                     }
+                    Ok(Message::Done) => {
+                        // Each worker's chunks come before its `Done`: when every worker is done
+                        // and a chunk is missing, a worker panicked, and the scope raises its
+                        // panic when it ends.
+                        finished += 1;
+                        if finished == workers {
+                            return Err(PyRuntimeError::new_err("a worker thread failed"));
+                        }
+                    }
                     Err(RecvTimeoutError::Timeout) => {
                         if let Err(e) = Python::attach(|py| py.check_signals()) {
                             stop.set();
                             return Err(e);
                         }
                     }
-                    // A worker panicked: the scope raises its panic when it ends.
                     Err(RecvTimeoutError::Disconnected) => {
-                        return Err(PyRuntimeError::new_err("a worker thread failed"));
+                        unreachable!("the sender outlives the loop")
                     }
                 }
             }
             Ok(())
         })
     })
+}
+
+/// What a worker sends the calling thread.
+enum Message<T> {
+    /// The results of the records `start..end`.
+    Chunk(usize, usize, T),
+    /// The worker has no more chunks to send.
+    Done,
+}
+
+/// Sends [`Message::Done`] when dropped.
+struct Done<'a, T>(&'a Sender<Message<T>>);
+
+impl<T> Drop for Done<'_, T> {
+    fn drop(&mut self) {
+        // The calling thread may have stopped listening: nothing to tell it then.
+        let _ = self.0.send(Message::Done);
+    }
 }
 
 /// The next chunk of `0..len`, from `next` on: half of each worker's share of what is left,
