@@ -115,11 +115,21 @@ fn text_input(bytes: &[u8]) -> RecordInput {
 /// An invalid record: its text cut as the command line cuts it, and the reason.
 fn invalid(bytes: &[u8], reason: String) -> RecordInput {
     let text = if bytes.len() <= MAX_SHOWN_BYTES {
-        String::from_utf8_lossy(bytes).into_owned()
+        lossy(bytes)
     } else {
-        format!("{}...", String::from_utf8_lossy(&bytes[..MAX_SHOWN_BYTES]))
+        format!("{}...", lossy(&bytes[..MAX_SHOWN_BYTES]))
     };
     RecordInput::Invalid { text, reason }
+}
+
+/// `bytes` as text, a character that is not UTF-8 replaced by U+FFFD. Text that is UTF-8 (a
+/// grid's cells always are) is checked by `from_utf8`, which takes ASCII a word at a time,
+/// rather than by `from_utf8_lossy`, which takes it a byte at a time.
+fn lossy(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
 }
 
 /// One Arrow array of strings or bytes.
