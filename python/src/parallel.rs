@@ -111,8 +111,9 @@ where
                             return Err(e);
                         }
                     }
+                    // Not while `tx` lives, which it does until the scope has ended.
                     Err(RecvTimeoutError::Disconnected) => {
-                        unreachable!("the sender outlives the loop")
+                        return Err(PyRuntimeError::new_err("a worker thread failed"));
                     }
                 }
             }
