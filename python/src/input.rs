@@ -23,10 +23,7 @@ use numpy::{Element, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMet
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use sudoku_batch::grid::{CELLS, Grid};
-use sudoku_batch::pipeline::read::{Expected, MAX_RECORD_BYTES, Record, RecordInput};
-
-/// How much of an invalid record's text the `puzzle` column keeps, as the command line does.
-const MAX_SHOWN_BYTES: usize = 256;
+use sudoku_batch::pipeline::read::{Expected, MAX_RECORD_BYTES, Record, RecordInput, shown_text};
 
 /// A sequence of puzzles, in the caller's order.
 pub enum Puzzles {
@@ -114,21 +111,9 @@ fn text_input(bytes: &[u8]) -> RecordInput {
 
 /// An invalid record: its text cut as the command line cuts it, and the reason.
 fn invalid(bytes: &[u8], reason: String) -> RecordInput {
-    let text = if bytes.len() <= MAX_SHOWN_BYTES {
-        lossy(bytes)
-    } else {
-        format!("{}...", lossy(&bytes[..MAX_SHOWN_BYTES]))
-    };
-    RecordInput::Invalid { text, reason }
-}
-
-/// `bytes` as text, a character that is not UTF-8 replaced by U+FFFD. Text that is UTF-8 (a
-/// grid's cells always are) is checked by `from_utf8`, which takes ASCII a word at a time,
-/// rather than by `from_utf8_lossy`, which takes it a byte at a time.
-fn lossy(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_owned(),
-        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    RecordInput::Invalid {
+        text: shown_text(bytes),
+        reason,
     }
 }
 

@@ -619,13 +619,18 @@ fn is_a_directory() -> io::Error {
     io::Error::new(io::ErrorKind::IsADirectory, "is a directory")
 }
 
-/// An invalid record's text for the `puzzle` column: cut to [`MAX_SHOWN_BYTES`], invalid
-/// UTF-8 replaced.
-pub(crate) fn shown_text(bytes: &[u8]) -> String {
-    if bytes.len() <= MAX_SHOWN_BYTES {
-        String::from_utf8_lossy(bytes).into_owned()
-    } else {
-        format!("{}...", String::from_utf8_lossy(&bytes[..MAX_SHOWN_BYTES]))
+/// An invalid record's text for the `puzzle` column: cut to its first 256 bytes (then `...`),
+/// invalid UTF-8 replaced by U+FFFD.
+pub fn shown_text(bytes: &[u8]) -> String {
+    let (shown, cut) = match bytes.get(..MAX_SHOWN_BYTES) {
+        Some(head) if bytes.len() > MAX_SHOWN_BYTES => (head, "..."),
+        _ => (bytes, ""),
+    };
+    // Text that is UTF-8, as nearly all is, is checked by `from_utf8`, which takes ASCII a word
+    // at a time; `from_utf8_lossy` takes it a byte at a time.
+    match std::str::from_utf8(shown) {
+        Ok(text) => format!("{text}{cut}"),
+        Err(_) => format!("{}{cut}", String::from_utf8_lossy(shown)),
     }
 }
 
