@@ -7,12 +7,14 @@
 //! `tsc`, which the kernel keeps only for a counter that runs at a constant rate and agrees
 //! across CPUs), a [`Stopwatch`] reads that counter instead, a few cycles, and converts ticks
 //! to nanoseconds at a rate measured against `Instant`: stopwatches use `Instant` for the
-//! first millisecond after the first one starts, and the rate is the ticks counted over that
-//! millisecond. Elsewhere it is `Instant` throughout. Side by side on that corpus: Python's
-//! `solve` 2-3% quicker, the command line's `solve` 2% less CPU.
+//! first millisecond after the first one starts, and the rate is the ticks counted from that
+//! start to the first stopwatch started a millisecond or more later. Elsewhere it is `Instant`
+//! throughout. Side by side on that corpus: Python's `solve` 2-3% quicker, the command line's
+//! `solve` 2-3% less CPU.
 //!
-//! The crates that offer such a clock (`quanta`, `minstant`) measure the rate before their
-//! first reading by busy-waiting for 10 ms or more, a start-up cost every short run would pay.
+//! The crates that offer such a clock measure the rate before their first reading, in a busy
+//! loop (`minstant`: spans of 10 ms until two agree; `quanta`: 500 rounds or more, for up to
+//! 200 ms), a start-up cost that every short run would pay.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
