@@ -622,16 +622,19 @@ fn is_a_directory() -> io::Error {
 /// An invalid record's text for the `puzzle` column: cut to its first 256 bytes (then `...`),
 /// invalid UTF-8 replaced by U+FFFD.
 pub fn shown_text(bytes: &[u8]) -> String {
-    let (shown, cut) = match bytes.get(..MAX_SHOWN_BYTES) {
-        Some(head) if bytes.len() > MAX_SHOWN_BYTES => (head, "..."),
-        _ => (bytes, ""),
+    let (shown, cut) = if bytes.len() > MAX_SHOWN_BYTES {
+        (&bytes[..MAX_SHOWN_BYTES], "...")
+    } else {
+        (bytes, "")
     };
     // Text that is UTF-8, as nearly all is, is checked by `from_utf8`, which takes ASCII a word
     // at a time; `from_utf8_lossy` takes it a byte at a time.
-    match std::str::from_utf8(shown) {
-        Ok(text) => format!("{text}{cut}"),
-        Err(_) => format!("{}{cut}", String::from_utf8_lossy(shown)),
-    }
+    let mut text = match std::str::from_utf8(shown) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(shown).into_owned(),
+    };
+    text.push_str(cut);
+    text
 }
 
 /// The record of a well-formed puzzle, with no expected solution.
