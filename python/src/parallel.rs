@@ -31,9 +31,9 @@ use rayon::ThreadPool;
 use sudoku_batch::Stop;
 use sudoku_batch::pipeline::thread_pool;
 
-/// Records per chunk, at most. Each chunk becomes a record batch of the table, and each batch
-/// costs ~20 us to make and hand to pyarrow whatever its size, as much as solving ten easy
-/// puzzles: chunks are as large as the workers' balance allows.
+/// Records per chunk, at most. Each chunk becomes a record batch of the table, which costs
+/// something whatever its size (its columns made, then taken in by pyarrow): chunks are as
+/// large as the workers' balance allows.
 pub const CHUNK: usize = 4096;
 
 /// Records per chunk, at least (but for the last).
