@@ -483,3 +483,22 @@ fn r_plain_records_keep_to_the_shard() {
         }
     }
 }
+
+#[test]
+fn shown_text_cuts_long_text_and_replaces_what_is_not_utf8() {
+    assert_eq!(shown_text(b"12.4 x"), "12.4 x");
+    assert_eq!(shown_text(b"ab\xffc"), "ab\u{fffd}c");
+    let long = vec![b'7'; MAX_SHOWN_BYTES + 1];
+    assert_eq!(
+        shown_text(&long),
+        format!("{}...", "7".repeat(MAX_SHOWN_BYTES))
+    );
+    assert_eq!(shown_text(&long[1..]), "7".repeat(MAX_SHOWN_BYTES));
+    // A cut through a character leaves its first bytes, replaced.
+    let mut split = vec![b'a'; MAX_SHOWN_BYTES - 1];
+    split.extend("é and more".as_bytes());
+    assert_eq!(
+        shown_text(&split),
+        format!("{}\u{fffd}...", "a".repeat(MAX_SHOWN_BYTES - 1))
+    );
+}
