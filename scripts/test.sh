@@ -4,8 +4,10 @@
 #
 # The Python package is built with maturin and installed, with what its tests use, into a
 # virtual environment in target/python-env (made on the first run, reused after), so the
-# Python you work with is left as it was. It needs python3 with pip and venv; the first run
-# downloads numpy, pyarrow, pandas, dask, distributed and PyYAML.
+# Python you work with is left as it was. It needs python3 with pip and venv (or the Python
+# named by $PYTHON); the first run downloads maturin, pytest, numpy, pyarrow, pandas, dask,
+# distributed and PyYAML into that environment. Nothing else is assumed on PATH: maturin's
+# build backend runs `maturin` by name, so the environment's bin leads PATH below.
 #
 # PYTHON_PROFILE is the cargo profile of the extension: by default `quick` (no LTO: quicker to
 # build, slower to run); `release` is what `pip install ./python` builds and benchmarks use.
@@ -15,7 +17,8 @@ cd "$(dirname "$0")/.."
 cargo test
 
 env=target/python-env
-[ -x "$env/bin/python" ] || python3 -m venv "$env"
+[ -x "$env/bin/python" ] || "${PYTHON:-python3}" -m venv "$env"
+export PATH="$PWD/$env/bin:$PATH"
 "$env/bin/python" -m pip install --quiet --disable-pip-version-check \
   maturin pytest numpy pyarrow pandas dask distributed pyyaml
 MATURIN_PEP517_ARGS="--profile ${PYTHON_PROFILE:-quick}" \
