@@ -27,7 +27,7 @@ pub fn run(args: ExplainArgs) -> Result<Exit, RunError> {
         (None, Some(path), Some(line)) => {
             let source = Source::from_arg(Some(path));
             let options = ReadOptions {
-                format: args.input_format,
+                format: args.format,
                 column: args.column.clone().unwrap_or(Column::Auto),
                 ..ReadOptions::default()
             };
@@ -58,7 +58,7 @@ pub fn run(args: ExplainArgs) -> Result<Exit, RunError> {
     }
     let options = ExplainOptions {
         strategy: args.solver.into(),
-        format: args.format,
+        format: args.output_format,
         max_steps: args.max_steps,
         max_guesses: args.max_guesses,
     };
@@ -81,7 +81,7 @@ fn logic(puzzle: &Grid, args: &ExplainArgs) -> Result<Exit, RunError> {
         stop: None,
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let result = walkthrough(puzzle, args.format, &budget, &mut out);
+    let result = walkthrough(puzzle, args.output_format, &budget, &mut out);
     let flushed = out.flush();
     match result {
         Ok(_) => flushed.map(|()| Exit::Ok).map_err(write_err("<stdout>")),

@@ -1,9 +1,10 @@
 //! The human walkthrough of one puzzle: the engine of `sudoku-batch explain --logic`.
 //!
 //! [`walkthrough`] prints the steps the [`logic`](crate::logic) grader takes, one per line:
-//! the technique with Sudoku Explainer's name and rating, the cells of its pattern, and the
-//! digits it places (`r1c3=4`) or the candidates it removes (`r2c5<>7`); then the ratings. Rows
-//! and columns are numbered 1 to 9. In [`ExplainFormat::Json`] every line is one JSON object:
+//! the technique with Sudoku Explainer's name and rating, the digits it places (`r1c3=4`) or
+//! the candidates it removes (`r2c5<>7`), and in brackets the cells of its pattern (a line
+//! under the title, [`LEGEND`], says so); then the ratings. Rows and columns are numbered 1 to
+//! 9. In [`ExplainFormat::Json`] every line is one JSON object:
 //!
 //! ```text
 //! {"step":1,"technique":"Hidden Single","rating":1.2,"cells":["r1c3"],"place":[{"row":1,"col":3,"digit":4}],"remove":[]}
@@ -47,6 +48,11 @@ pub enum WalkthroughError {
     Io(#[from] io::Error),
 }
 
+/// The second line of the text walkthrough: how to read a step.
+pub const LEGEND: &str = "(each step: technique (rating): r1c3=4 places 4 in row 1, column 3; \
+     r2c5<>7 removes the candidate 7 from row 2, column 5; [r2c1 r8c5 ...] are the cells of the \
+     technique's pattern, those it reasons from)";
+
 /// Prints the logical solution of `puzzle` to `out` and returns its rating.
 pub fn walkthrough(
     puzzle: &Grid,
@@ -60,7 +66,7 @@ pub fn walkthrough(
         ExplainFormat::Text => {
             writeln!(
                 out,
-                "Logical solution on the Sudoku Explainer scale, {} steps:",
+                "Logical solution on the Sudoku Explainer scale, {} steps:\n{LEGEND}",
                 steps.len()
             )?;
             for (i, step) in steps.iter().enumerate() {

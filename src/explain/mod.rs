@@ -68,6 +68,7 @@ pub enum ExplainFormat {
     #[default]
     Text,
     /// One JSON object per line.
+    #[cfg_attr(feature = "cli", value(alias = "jsonl"))]
     Json,
 }
 

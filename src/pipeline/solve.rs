@@ -145,14 +145,22 @@ impl Row {
         Row::unsearched(record, Status::Aborted, outcome)
     }
 
-    /// The text for the `error` column: the parse error, the conflicting unit, or nothing.
+    /// The text for `grade`'s `error` column: [`Row::record_error`], or for a puzzle that
+    /// could not be rated, `not rated: WHY`.
     pub fn error(&self) -> Option<String> {
+        match (&self.record.input, &self.rating) {
+            (RecordInput::Puzzle(_), Some(Err(e))) => Some(format!("not rated: {e}")),
+            _ => self.record_error(),
+        }
+    }
+
+    /// The text for `solve`'s (and `validate`'s) `error` column: the parse error, the
+    /// conflicting unit, or nothing. `validate` says that a puzzle was not rated in its
+    /// `problem` column alone.
+    pub fn record_error(&self) -> Option<String> {
         match &self.record.input {
             RecordInput::Invalid { reason, .. } => Some(reason.clone()),
-            RecordInput::Puzzle(_) => match (&self.rating, self.conflict) {
-                (Some(Err(e)), _) => Some(format!("not rated: {e}")),
-                (_, conflict) => conflict.map(|c| c.to_string()),
-            },
+            RecordInput::Puzzle(_) => self.conflict.map(|c| c.to_string()),
         }
     }
 }

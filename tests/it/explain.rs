@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::util::{bin, sample};
+use crate::util::{bin, sample, stderr};
 
 #[test]
 fn explain_shows_the_published_solution_for_every_traced_strategy() {
@@ -35,7 +35,14 @@ fn explain_reads_a_line_of_a_file_and_prints_json_lines() {
     // Line 8 of the sample is the first generated puzzle; it needs guesses.
     let sample = sample();
     let out = bin()
-        .args(["explain", "--format", "json", "--line", "8", "--input"])
+        .args([
+            "explain",
+            "--output-format",
+            "json",
+            "--line",
+            "8",
+            "--input",
+        ])
         .arg(&sample)
         .output()
         .unwrap();
@@ -82,4 +89,59 @@ fn explain_reads_a_line_of_a_file_and_prints_json_lines() {
     }
     let out = bin().args(["explain", "12x"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "not a puzzle");
+}
+
+#[test]
+fn explain_reads_input_with_format_and_writes_with_output_format() {
+    const SOLUTION: &str =
+        "762985143391724865458361792179436258534278916826519437943852671215647389687193524";
+    // A CSV under a name that says nothing: `--format csv` reads it as CSV, as in `solve`.
+    let dir = tempfile::tempdir().unwrap();
+    let input = crate::util::write(
+        dir.path(),
+        "puzzles.dat",
+        format!("id,puzzle,solution\n7,{},{SOLUTION}\n", crate::util::PUZZLE),
+    );
+    for format in ["--format", "--input-format"] {
+        let out = bin()
+            .args([
+                "explain",
+                format,
+                "csv",
+                "--output-format",
+                "jsonl",
+                "--line",
+                "2",
+            ])
+            .arg("--input")
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{format}: {}", stderr(&out));
+        let first = String::from_utf8(out.stdout).unwrap();
+        let first: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+        assert_eq!(first["step"], "start", "{format}");
+    }
+    // Read as text, line 2 has two fields of 81 cells: not one puzzle.
+    let out = bin()
+        .args(["explain", "--format", "text", "--line", "2", "--input"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+}
+
+#[test]
+fn explain_logic_says_how_to_read_a_step() {
+    let out = bin()
+        .args(["explain", "--logic", crate::util::PUZZLE])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let legend = text.lines().nth(1).unwrap();
+    assert!(
+        legend.contains("r1c3=4 places 4") && legend.contains("cells of the technique's pattern"),
+        "{text}"
+    );
 }

@@ -244,7 +244,7 @@ fn explain_logic_walks_through_a_puzzle_in_text_and_json() {
     );
     assert!(text.contains("=") && text.contains("<>"), "{text}");
     let out = bin()
-        .args(["explain", "--logic", "--format", "json", &puzzle])
+        .args(["explain", "--logic", "--output-format", "json", &puzzle])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -303,6 +303,39 @@ fn validate_fails_the_puzzles_outside_an_er_band() {
         } else {
             assert_eq!(problem, "");
         }
+    }
+}
+
+#[test]
+fn validate_says_not_rated_in_problem_only() {
+    // ER 9.0 puzzles take far more than a millisecond to rate: `error` stays `solve`'s (empty
+    // for a puzzle), `problem` says why the band could not be checked.
+    let hard: Vec<_> = serate_sample()
+        .into_iter()
+        .filter(|s| s[1] == "9.0")
+        .take(2)
+        .collect();
+    let text: String = hard.iter().map(|s| format!("{}\n", s[0])).collect();
+    let out = bin()
+        .args([
+            "validate",
+            "-q",
+            "--min-er",
+            "2.0",
+            "--max-time-ms",
+            "1",
+            "-",
+        ])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let mut reader = csv::Reader::from_reader(&out.stdout[..]);
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        assert_eq!((&r[2], &r[7]), ("unique", ""), "{r:?}");
+        assert!(r[8].starts_with("not rated: "), "{r:?}");
     }
 }
 

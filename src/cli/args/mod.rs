@@ -26,7 +26,15 @@ pub const DEFAULT_LIMIT: u64 = 2;
 pub const EXIT_CODES: &str = "\
 Exit codes:
   0    every record was a puzzle (solvable or not)
-  1    the run completed, but some records were invalid (validate: some records failed)
+  1    the run completed, but some records were invalid
+  2    usage or I/O error (unreadable input, unwritable output)
+  130  interrupted (Ctrl-C or SIGTERM); the rows written so far are complete";
+
+/// Exit codes of `validate`.
+pub const VALIDATE_EXIT_CODES: &str = "\
+Exit codes:
+  0    every record passes (an empty report, or one of passing rows with --all)
+  1    the run completed, but some records failed; the report lists each with its problem
   2    usage or I/O error (unreadable input, unwritable output)
   130  interrupted (Ctrl-C or SIGTERM); the rows written so far are complete";
 
@@ -65,9 +73,24 @@ Exit codes:
   1  the record is not a puzzle (with --logic: or has no logical solution)
   2  usage or I/O error (no record at --line, unreadable input)";
 
-/// Solve, validate and benchmark large Sudoku corpora.
+/// Solve, validate, grade, generate, explain and benchmark large Sudoku corpora.
+///
+/// Words used in the help and the output:
+///   ER, EP, ED  difficulty for a person on the Sudoku Explainer scale (1.0 to about 11.5):
+///               ER rates the hardest step of a logical solution, EP the hardest step before
+///               the first digit is placed, ED the first step (see `grade --help`)
+///   serate      Sukaku Explainer's batch rater, whose ratings `grade` reproduces
+///   technique   a rule a person applies (Hidden Single, X-Wing, Forcing Chain...), each
+///               with its rating; `explain --logic` shows them step by step
+///   guesses     digits a solver tried where its rules forced none (see `solve --solver`)
+///   settled without guessing
+///               solved, or proved to have no solution, by the solver's rules alone
+///   band        three boxes side by side (rows 1-3, 4-6 or 7-9); a band bitboard holds
+///               where one digit may go in one band, 27 cells as bits
+///   minirow     the three cells where a row crosses a box (minicolumn: a column and a box)
+///   r3c4        the cell in row 3, column 4 (rows and columns are numbered 1 to 9)
 #[derive(Debug, Parser)]
-#[command(name = "sudoku-batch", version, after_help = EXIT_CODES)]
+#[command(name = "sudoku-batch", version, after_help = EXIT_CODES, verbatim_doc_comment)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -78,7 +101,8 @@ pub struct Cli {
 /// commands; the whole comment is its `--help`.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Solve every puzzle of a corpus and write one CSV row per record.
+    /// Solve every puzzle of a corpus and write one row per record (CSV, JSON lines or
+    /// Parquet).
     ///
     /// Columns: line,puzzle,status,solutions,solution,guesses,time_ns,error (after `file` with
     /// several inputs). Status is unique, multiple, solved (limit 1), unsolvable, aborted (guess
@@ -89,8 +113,8 @@ pub enum Command {
     /// Measure solver throughput on puzzle files: puzzles/s (median of --runs, with min and
     /// max), µs/puzzle, share solved without guessing, guesses/puzzle.
     ///
-    /// Files are read like the input of `solve` (text, CSV or grid blocks; `.gz` is
-    /// decompressed; --format, --column, --header) and loaded into memory first, so only
+    /// Files are read like the input of `solve` (text, CSV, Parquet or grid blocks; gzip, xz
+    /// and zstd are decompressed; --format, --column, --header) and loaded into memory first, so only
     /// solving is timed. Records that are not puzzles are skipped and counted (the `invalid`
     /// column of --csv); a file with no puzzle shows `-` for its rates and means (empty fields
     /// in --csv). With several solvers the runs are interleaved, so that their ratios come from
@@ -118,8 +142,9 @@ pub enum Command {
     ///
     /// With --min-er/--max-er every puzzle is also rated (see `grade --help`; this costs far
     /// more than solving): one outside the band fails with `ER 7.2, above 4.5`, one that
-    /// cannot be rated with `not rated: WHY`.
-    #[command(after_help = EXIT_CODES)]
+    /// cannot be rated with `not rated: WHY` (in `problem`; `error` holds, as in `solve`, only
+    /// why a record is not a puzzle or which clues conflict).
+    #[command(after_help = VALIDATE_EXIT_CODES)]
     Validate(ValidateArgs),
     /// Rate how hard every puzzle is for a person, on the Sudoku Explainer scale.
     ///
@@ -407,5 +432,62 @@ mod tests {
         assert!(long.contains("Columns: line,puzzle,status"), "{long}");
         let list = cli.find_subcommand("bench").unwrap().get_about().unwrap();
         assert!(list.to_string().starts_with("Measure solver throughput"));
+    }
+
+    /// The long help of `sudoku-batch [COMMAND]`, as `--help` prints it.
+    fn help(command: Option<&str>) -> String {
+        let mut cli = Cli::command();
+        cli.build();
+        let mut c = match command {
+            Some(name) => cli.find_subcommand(name).unwrap().clone(),
+            None => cli,
+        };
+        c.render_long_help().to_string()
+    }
+
+    #[test]
+    fn the_top_level_help_names_every_command_and_explains_the_words() {
+        let top = help(None);
+        let about = top.lines().next().unwrap().to_lowercase();
+        for verb in [
+            "solve",
+            "validate",
+            "grade",
+            "generate",
+            "explain",
+            "benchmark",
+        ] {
+            assert!(about.contains(verb), "{about}");
+        }
+        for word in [
+            "ER, EP, ED",
+            "serate",
+            "guesses",
+            "settled without guessing",
+        ] {
+            assert!(top.contains(word), "{word}: {top}");
+        }
+    }
+
+    #[test]
+    fn each_command_help_says_what_it_does() {
+        let solve = help(Some("solve"));
+        assert!(!solve.contains("one CSV row"), "{solve}");
+        let first = solve.split("\n\n").next().unwrap();
+        assert!(
+            first.contains("JSON lines") && first.contains("Parquet"),
+            "{first}"
+        );
+        // validate's exit codes are its own, not solve's.
+        let validate = help(Some("validate"));
+        assert!(validate.contains(VALIDATE_EXIT_CODES), "{validate}");
+        assert!(!validate.contains(EXIT_CODES), "{validate}");
+        assert!(help(Some("bench")).contains("Parquet"));
+        // explain reads --format like every other command, and writes --output-format.
+        let explain = help(Some("explain"));
+        assert!(explain.contains("--format <FORMAT>"), "{explain}");
+        assert!(explain.contains("--output-format <FORMAT>"), "{explain}");
+        assert!(!explain.contains("--input-format"), "{explain}");
+        assert!(explain.contains("cells of its pattern"), "{explain}");
     }
 }

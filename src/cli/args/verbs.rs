@@ -307,18 +307,20 @@ pub struct ExplainArgs {
     #[arg(long, requires = "input", value_name = "N")]
     pub line: Option<u64>,
 
-    /// Input format of --input (as for `solve`).
-    #[arg(long, value_enum, default_value_t = Format::Auto)]
-    pub input_format: Format,
+    /// Input format of --input (as for `solve`: by the name by default).
+    #[arg(long, alias = "input-format", value_enum, default_value_t = Format::Auto)]
+    pub format: Format,
 
     /// CSV column of --input holding the puzzle (as for `solve`).
     #[arg(long, value_name = "NAME|INDEX")]
     pub column: Option<Column>,
 
     /// Show the steps a person would take instead of a solver's search: each technique with
-    /// its rating on the Sudoku Explainer scale, the digits it places (`r1c3=4`), the
-    /// candidates it removes (`r2c5<>7`) and the cells of its pattern, then ER, EP and ED
-    /// (see `grade --help`). The puzzle must have exactly one solution.
+    /// its rating on the Sudoku Explainer scale, the digits it places (`r1c3=4`: 4 goes in row
+    /// 1, column 3), the candidates it removes (`r2c5<>7`: 7 is no longer possible in row 2,
+    /// column 5), then in brackets the cells of its pattern (the cells it reasons from: the
+    /// corners of an X-Wing, the cells of a chain); at the end ER, EP and ED (see `grade
+    /// --help`). The puzzle must have exactly one solution.
     #[arg(long, conflicts_with_all = ["solver", "max_steps", "max_guesses"])]
     pub logic: bool,
 
@@ -331,8 +333,8 @@ pub struct ExplainArgs {
     pub solver: TracedStrategy,
 
     /// Output format: readable text, or one JSON object per step (JSON lines).
-    #[arg(long, value_enum, default_value_t = sudoku_batch::explain::ExplainFormat::Text)]
-    pub format: sudoku_batch::explain::ExplainFormat,
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = sudoku_batch::explain::ExplainFormat::Text)]
+    pub output_format: sudoku_batch::explain::ExplainFormat,
 
     /// Print at most N steps; the totals still count every step.
     #[arg(long, value_name = "N", default_value_t = sudoku_batch::explain::ExplainOptions::DEFAULT_MAX_STEPS)]
@@ -346,8 +348,8 @@ pub struct ExplainArgs {
 /// The arguments of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Puzzle files (text, CSV or grid blocks; `.gz` is decompressed). `-` or nothing reads
-    /// stdin.
+    /// Puzzle files (text, CSV, Parquet or grid blocks; gzip, xz and zstd are decompressed).
+    /// `-` or nothing reads stdin.
     pub files: Vec<PathBuf>,
 
     #[command(flatten)]

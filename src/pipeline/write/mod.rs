@@ -119,7 +119,7 @@ pub enum Value<'a> {
 
 /// The [`COLUMNS`] of a results row. `error` is where the text of the error column is kept.
 pub fn row_values<'a>(row: &'a Row, error: &'a mut String) -> [Value<'a>; 8] {
-    *error = row.error().unwrap_or_default();
+    *error = row.record_error().unwrap_or_default();
     [
         Value::Number(row.record.line),
         match &row.record.input {
