@@ -24,3 +24,4 @@ mod scheduling;
 mod shards;
 mod solve;
 mod validate;
+mod version;
