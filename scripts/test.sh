@@ -6,7 +6,8 @@
 # virtual environment in target/python-env (made on the first run, reused after), so the
 # Python you work with is left as it was. It needs python3 with pip and venv (or the Python
 # named by $PYTHON); the first run downloads maturin, pytest, numpy, pyarrow, pandas, dask,
-# distributed and PyYAML into that environment. Nothing else is assumed on PATH: maturin's
+# distributed, PyYAML, Polars and DuckDB (these two for the README's readers: wheels that install
+# in about 10 s) into that environment. Nothing else is assumed on PATH: maturin's
 # build backend runs `maturin` by name, so the environment's bin leads PATH below.
 #
 # PYTHON_PROFILE is the cargo profile of the extension: by default `quick` (no LTO: quicker to
@@ -20,7 +21,7 @@ env=target/python-env
 [ -x "$env/bin/python" ] || "${PYTHON:-python3}" -m venv "$env"
 export PATH="$PWD/$env/bin:$PATH"
 "$env/bin/python" -m pip install --quiet --disable-pip-version-check \
-  maturin pytest numpy pyarrow pandas dask distributed pyyaml
+  maturin pytest numpy pyarrow pandas dask distributed pyyaml polars duckdb
 MATURIN_PEP517_ARGS="--profile ${PYTHON_PROFILE:-quick}" \
   "$env/bin/python" -m pip install --quiet --disable-pip-version-check \
   --no-deps --force-reinstall --no-build-isolation ./python
