@@ -11,11 +11,14 @@ use arrow_pyarrow::PyArrowType;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use sudoku_batch::generate::{
-    MIN_UNIQUE_CLUES, Spec, Symmetry, puzzle, puzzle_rng, random_solution,
+    MIN_UNIQUE_CLUES, Spec, Symmetry, puzzle, puzzle_rng, random_solution, rated_puzzle,
 };
 use sudoku_batch::grid::{CELLS, Grid};
+use sudoku_batch::logic::{Budget, Grader};
+use sudoku_batch::pipeline::grade::tenths;
 use sudoku_batch::solver::Strategy;
 
+use crate::grade::ruleset;
 use crate::parallel;
 
 /// The symmetry called `name`, as the command line names them.
@@ -47,13 +50,14 @@ fn spec(
     symmetry: &str,
     min_clues: Option<usize>,
     max_clues: Option<usize>,
+    band: Option<(u16, u16)>,
     attempts: u64,
 ) -> PyResult<Spec> {
     let spec = Spec {
         symmetry: self::symmetry(symmetry)?,
         min_clues: min_clues.unwrap_or(0),
         max_clues: max_clues.unwrap_or(CELLS),
-        attempts: if min_clues.is_some() || max_clues.is_some() {
+        attempts: if min_clues.is_some() || max_clues.is_some() || band.is_some() {
             attempts
         } else {
             1
@@ -73,10 +77,21 @@ fn spec(
             spec.max_clues.min(CELLS)
         )));
     }
+    if let Some((min, max)) = band
+        && min > max
+    {
+        return Err(PyValueError::new_err(format!(
+            "min_er={} is more than max_er={}",
+            tenths(min),
+            tenths(max)
+        )));
+    }
     Ok(spec)
 }
 
 /// `count` puzzles (or complete grids with `solved`) as `sudoku-batch generate` makes them.
+/// With `band` (ER in tenths, both ends included), only puzzles rated within it, by `ruleset`
+/// within `max_time_ms` each.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 pub fn generate(
@@ -86,11 +101,16 @@ pub fn generate(
     symmetry: &str,
     min_clues: Option<usize>,
     max_clues: Option<usize>,
+    band: Option<(u16, u16)>,
+    ruleset: &str,
+    max_time_ms: Option<u64>,
     attempts: u64,
     solved: bool,
     threads: usize,
 ) -> PyResult<PyArrowType<ArrayData>> {
-    let spec = spec(symmetry, min_clues, max_clues, attempts)?;
+    let spec = spec(symmetry, min_clues, max_clues, band, attempts)?;
+    let ruleset = self::ruleset(ruleset)?;
+    let max_time = max_time_ms.map(std::time::Duration::from_millis);
     let mut lines = StringBuilder::with_capacity(count, count * CELLS);
     parallel::run(
         py,
@@ -98,18 +118,40 @@ pub fn generate(
         count,
         // The command line's pair: the grid is the first solution `singles` finds, so a seed
         // gives the same puzzles in every version; minimising only counts solutions.
-        || (Strategy::Singles.solver(), Strategy::default().solver()),
-        |(filler, counter), range, stop| {
+        || {
+            let grader = band.map(|_| Grader::with_ruleset(ruleset));
+            (
+                Strategy::Singles.solver(),
+                Strategy::default().solver(),
+                grader,
+            )
+        },
+        |(filler, counter, grader), range, stop| {
             let mut made: Vec<Option<Grid>> = Vec::with_capacity(range.len());
             for i in range {
                 if stop.is_set() {
                     break;
                 }
                 let mut rng = puzzle_rng(seed, i as u64);
-                made.push(if solved {
-                    Some(random_solution(&mut rng, &mut **filler))
-                } else {
-                    puzzle(&mut rng, &spec, &mut **filler, &mut **counter)
+                made.push(match (solved, band, grader.as_mut()) {
+                    (true, ..) => Some(random_solution(&mut rng, &mut **filler)),
+                    (false, Some((min, max)), Some(grader)) => {
+                        let budget = || Budget {
+                            deadline: max_time.map(|t| std::time::Instant::now() + t),
+                            stop: Some(stop.flag()),
+                        };
+                        rated_puzzle(
+                            &mut rng,
+                            &spec,
+                            min..=max,
+                            &mut **filler,
+                            &mut **counter,
+                            grader,
+                            &budget,
+                        )
+                        .map(|(p, _)| p)
+                    }
+                    _ => puzzle(&mut rng, &spec, &mut **filler, &mut **counter),
                 });
             }
             made
@@ -117,16 +159,12 @@ pub fn generate(
         |made| {
             for grid in made {
                 let Some(grid) = grid else {
-                    let bounds = match (min_clues, max_clues) {
-                        (Some(min), Some(max)) => format!("{min} to {max}"),
-                        (Some(min), None) => format!("at least {min}"),
-                        (None, _) => format!("at most {}", spec.max_clues),
-                    };
-                    return Err(PyValueError::new_err(format!(
-                        "puzzle {}: no draw in {} attempts had {bounds} clues; widen \
-                         min_clues/max_clues or raise attempts",
+                    return Err(PyValueError::new_err(no_fit(
                         lines.len() + 1,
-                        spec.attempts
+                        &spec,
+                        min_clues,
+                        max_clues,
+                        band,
                     )));
                 };
                 let mut line = [0u8; CELLS];
@@ -138,4 +176,38 @@ pub fn generate(
     )?;
     let lines: StringArray = lines.finish();
     Ok(PyArrowType(lines.into_data()))
+}
+
+/// Why puzzle `n` (1-based) was not made: no draw met the bounds within the attempts.
+fn no_fit(
+    n: usize,
+    spec: &Spec,
+    min_clues: Option<usize>,
+    max_clues: Option<usize>,
+    band: Option<(u16, u16)>,
+) -> String {
+    let clues = match (min_clues, max_clues) {
+        (Some(min), Some(max)) => Some(format!("{min} to {max} clues")),
+        (Some(min), None) => Some(format!("at least {min} clues")),
+        (None, Some(max)) => Some(format!("at most {max} clues")),
+        (None, None) => None,
+    };
+    let er = band.map(|(min, max)| {
+        let top = if max == u16::MAX {
+            "the top".to_string()
+        } else {
+            tenths(max)
+        };
+        format!("an ER from {} to {top}", tenths(min.max(10)))
+    });
+    let (wanted, options) = match (clues, er) {
+        (Some(c), Some(e)) => (format!("{c} and {e}"), "the clue or ER bounds"),
+        (Some(c), None) => (c, "min_clues/max_clues"),
+        (None, Some(e)) => (e, "min_er/max_er"),
+        (None, None) => ("a puzzle".to_string(), "the bounds"),
+    };
+    format!(
+        "puzzle {n}: no draw in {} attempts had {wanted}; widen {options} or raise attempts",
+        spec.attempts
+    )
 }

@@ -22,7 +22,7 @@ use crate::{parallel, strategy};
 const RULESETS: [(&str, Ruleset); 2] = [("sukaku", Ruleset::Sukaku), ("classic", Ruleset::Classic)];
 
 /// The ruleset called `name`.
-fn ruleset(name: &str) -> PyResult<Ruleset> {
+pub fn ruleset(name: &str) -> PyResult<Ruleset> {
     RULESETS
         .iter()
         .find(|(n, _)| *n == name)

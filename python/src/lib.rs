@@ -54,5 +54,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate::generate, m)?)?;
     m.add_function(wrap_pyfunction!(max_threads_py, m)?)?;
     m.add_function(wrap_pyfunction!(solvers, m)?)?;
+    // The package's version, `sudoku_batch.__version__`: this crate's, which is the library's
+    // and the command line's (a test of the repository keeps them equal).
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

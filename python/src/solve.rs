@@ -1,13 +1,15 @@
 //! `solve` and `validate`: the rows of the command line's verbs, as Arrow record batches.
 //!
-//! Both run the library's [`solve_record`] on every record, so a row holds what the command
-//! line writes for the same record. `solve` makes each chunk's batch on the worker that solved
+//! Both run the library's [`solve_record`] on every record (`validate` through a [`Worker`],
+//! which also rates the puzzle for an ER band), so a row holds what the command line writes
+//! for the same record. `solve` makes each chunk's batch on the worker that solved
 //! it; `validate` hands the rows to the library's [`Checker`] in input order on the calling
 //! thread, as the command line's writer does, since a duplicate names the earlier line.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use sudoku_batch::pipeline::solve::{Row, SolveOptions, solve_record};
+use sudoku_batch::pipeline::grade::GradeOptions;
+use sudoku_batch::pipeline::solve::{Row, SolveOptions, Worker, solve_record};
 use sudoku_batch::pipeline::write::{COLUMNS, Value, row_values};
 use sudoku_batch::solver::{Limits, Stop};
 use sudoku_batch::validate::Checker;
@@ -99,6 +101,9 @@ pub fn validate(
     minimal: bool,
     duplicates: bool,
     min_clues: Option<usize>,
+    band: Option<(u16, u16)>,
+    ruleset: &str,
+    max_time_ms: Option<u64>,
     all: bool,
     first_line: u64,
 ) -> PyResult<Py<PyAny>> {
@@ -116,7 +121,12 @@ pub fn validate(
             puzzles.len()
         )));
     }
-    // As `sudoku-batch validate`: count to 2, and search for redundant clues on the workers.
+    // As `sudoku-batch validate`: count to 2, search for redundant clues and rate (with an ER
+    // band) on the workers.
+    let grade = GradeOptions {
+        ruleset: crate::grade::ruleset(ruleset)?,
+        max_time: max_time_ms.map(std::time::Duration::from_millis),
+    };
     let options = SolveOptions {
         strategy: strategy(solver)?,
         limits: Limits {
@@ -126,9 +136,12 @@ pub fn validate(
         },
         keep_solutions: false,
         find_redundant: minimal,
-        grade: None,
+        grade: band.map(|_| grade),
     };
     let mut checker = Checker::new(duplicates, min_clues);
+    if let Some((min, max)) = band {
+        checker = checker.with_er_band(min, max);
+    }
     let fields: Vec<_> = COLUMNS.iter().copied().chain([PROBLEM]).collect();
     let schema = schema(&fields);
     let mut error = String::new();
@@ -138,14 +151,14 @@ pub fn validate(
         py,
         threads,
         puzzles.len(),
-        || options.strategy.solver(),
-        |solver, range, stop| {
+        || Worker::new(&options),
+        |worker, range, stop| {
             let options = stoppable(&options, stop);
             range
                 .map(|i| {
                     let mut record = puzzles.record(i, first_line);
                     record.expected = expected.as_ref().map(|e| Box::new(e.expected(i)));
-                    solve_record(&mut **solver, record, &options)
+                    worker.row(record, &options)
                 })
                 .collect::<Vec<Row>>()
         },

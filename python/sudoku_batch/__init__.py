@@ -22,6 +22,10 @@ null. A record that is not a puzzle is an ``invalid`` row with the command line'
 ``error``; only arguments of the wrong type or shape raise, naming the position of the first bad
 element.
 
+:func:`read_results` reads a file the command line wrote (CSV, JSON lines or Parquet, compressed
+or not) into a table of the same types, which general-purpose readers get wrong: pandas makes an
+81-digit ``solution`` a float.
+
 The work runs on the library's own thread pool with the GIL released, one solver per thread;
 Ctrl-C (``KeyboardInterrupt``) stops it within milliseconds and returns nothing.
 """
@@ -31,14 +35,16 @@ from __future__ import annotations
 import math
 import secrets
 import warnings
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 import pyarrow as pa
 
 from . import _native
+from ._results import read_results
 
 __all__ = [
+    "__version__",
     "COLUMNS",
     "GRADE_COLUMNS",
     "RULESETS",
@@ -46,9 +52,13 @@ __all__ = [
     "SYMMETRIES",
     "generate",
     "grade",
+    "read_results",
     "solve",
     "validate",
 ]
+
+#: The package's version, that of the ``sudoku-batch`` command line it was built with.
+__version__: str = _native.__version__
 
 #: The columns of :func:`solve`'s table, those of ``sudoku-batch solve``.
 COLUMNS = ("line", "puzzle", "status", "solutions", "solution", "guesses", "time_ns", "error")
@@ -145,6 +155,10 @@ def validate(
     minimal: bool = False,
     duplicates: bool = False,
     min_clues: Optional[int] = None,
+    min_er: Optional[float] = None,
+    max_er: Optional[float] = None,
+    ruleset: str = "sukaku",
+    max_time_ms: Optional[int] = None,
     all_records: bool = False,
     first_line: int = 1,
 ) -> pa.Table:
@@ -163,13 +177,22 @@ def validate(
         minimal: list the clues that can be removed (``redundant clues: r3c4 r7c1``).
         duplicates: name repeats (``duplicate of line 12``).
         min_clues: fail puzzles with fewer clues (``17 clues, fewer than 20``).
+        min_er: fail puzzles rated below this on the Sudoku Explainer scale (``ER 2.3, below
+            2.5``); every puzzle is then rated as :func:`grade` rates it, which costs far more
+            than solving. A puzzle that cannot be rated fails with ``not rated: WHY``.
+        max_er: fail puzzles rated above this (``ER 7.2, above 4.5``), as ``min_er``.
+        ruleset: with ``min_er`` or ``max_er``, the ladder of techniques, as for :func:`grade`.
+        max_time_ms: with ``min_er`` or ``max_er``, give up rating one puzzle after this many
+            milliseconds (it fails with ``not rated: ...``); ``None``: no limit.
         all_records: a row for every record, not only for those that fail (``--all``).
         first_line: the ``line`` of the first puzzle; the next ones count on from it.
 
     Returns:
         A ``pyarrow.Table`` with the columns :data:`COLUMNS` and ``problem``: the problems of
-        the record joined with ``"; "``, null when it passes.
+        the record joined with ``"; "``, null when it passes. ``error`` is :func:`solve`'s:
+        why a record is not a puzzle, or which clues conflict.
     """
+    band = _er_band(min_er, max_er)
     return _native.validate(
         _puzzles(puzzles, "puzzles"),
         _solver(solver),
@@ -179,6 +202,9 @@ def validate(
         bool(minimal),
         bool(duplicates),
         _optional_count(min_clues, "min_clues"),
+        band,
+        _ruleset(ruleset),
+        _optional_count(max_time_ms, "max_time_ms", minimum=1),
         bool(all_records),
         _count(first_line, "first_line"),
     )
@@ -232,7 +258,7 @@ def grade(
         _solver(solver),
         _threads(threads),
         _optional_count(max_guesses, "max_guesses"),
-        ruleset,
+        _ruleset(ruleset),
         _optional_count(max_time_ms, "max_time_ms", minimum=1),
         _count(first_line, "first_line"),
     )
@@ -245,6 +271,10 @@ def generate(
     symmetry: str = "none",
     min_clues: Optional[int] = None,
     max_clues: Optional[int] = None,
+    min_er: Optional[float] = None,
+    max_er: Optional[float] = None,
+    ruleset: str = "sukaku",
+    max_time_ms: Optional[int] = None,
     attempts: int = 1000,
     solved: bool = False,
     threads: Optional[int] = None,
@@ -261,7 +291,16 @@ def generate(
             ``"none"`` a puzzle is minimal per orbit of cells.
         min_clues: only puzzles with at least this many clues (drawn again until one fits).
         max_clues: only puzzles with at most this many clues (17 or more).
-        attempts: draws per puzzle for ``min_clues`` and ``max_clues``.
+        min_er: only puzzles rated at least this on the Sudoku Explainer scale (ER, e.g. 2.5;
+            see :func:`grade`), drawn again until one fits. Most minimal puzzles rate below 4.5
+            and few above 7, so a hard band needs many draws.
+        max_er: only puzzles rated at most this (ER, e.g. 4.5), as ``min_er``.
+        ruleset: with ``min_er`` or ``max_er``, the ladder of techniques, as for :func:`grade`.
+        max_time_ms: with ``min_er`` or ``max_er``, give up rating one draw after this many
+            milliseconds (it counts as outside the band); the puzzles of a band can then depend
+            on the machine's speed. ``None``: no limit, and a seed gives the same puzzles
+            everywhere.
+        attempts: draws per puzzle for the clue and ER bounds.
         solved: complete solution grids instead of puzzles.
         threads: worker threads; ``None`` (or 0) for one per CPU this process may use.
 
@@ -273,14 +312,18 @@ def generate(
         ValueError: an option is out of range, or no draw met the clue bounds within
             ``attempts`` (the message names the puzzle).
     """
-    if solved and (symmetry != "none" or min_clues is not None or max_clues is not None):
-        raise ValueError("solved=True makes complete grids: give no symmetry or clue bounds")
+    bounds = (min_clues, max_clues, min_er, max_er)
+    if solved and (symmetry != "none" or any(b is not None for b in bounds)):
+        raise ValueError("solved=True makes complete grids: give no symmetry, clue or ER bounds")
     return _native.generate(
         _count(count, "count"),
         secrets.randbits(64) if seed is None else _count(seed, "seed"),
         symmetry,
         _optional_count(min_clues, "min_clues"),
         _optional_count(max_clues, "max_clues"),
+        _er_band(min_er, max_er),
+        _ruleset(ruleset),
+        _optional_count(max_time_ms, "max_time_ms", minimum=1),
         _count(attempts, "attempts", minimum=1),
         bool(solved),
         _threads(threads),
@@ -299,6 +342,32 @@ def _count(value: Any, name: str, minimum: int = 0) -> int:
 
 def _optional_count(value: Any, name: str, minimum: int = 0) -> Optional[int]:
     return None if value is None else _count(value, name, minimum)
+
+
+def _er(value: Any, name: str) -> Optional[int]:
+    """An ER (such as 2.5) as the native module takes it: in tenths."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name}: expected a rating such as 2.5, got {type(value).__name__}")
+    tenths = round(float(value) * 10)
+    if not 0 <= float(value) <= 20 or abs(float(value) * 10 - tenths) > 1e-6:
+        raise ValueError(f"{name}={value}: ratings go from 1.0 to about 12.0, in tenths")
+    return tenths
+
+
+def _er_band(min_er: Any, max_er: Any) -> Optional[Tuple[int, int]]:
+    """The band of ER in tenths that ``min_er`` and ``max_er`` ask for, or None for none."""
+    low, high = _er(min_er, "min_er"), _er(max_er, "max_er")
+    if low is None and high is None:
+        return None
+    return (0 if low is None else low, 2**16 - 1 if high is None else high)
+
+
+def _ruleset(name: Any) -> str:
+    if name not in RULESETS:
+        raise ValueError(f"ruleset={name!r}: choose one of {', '.join(RULESETS)}")
+    return name
 
 
 def _solver(name: Any) -> str:

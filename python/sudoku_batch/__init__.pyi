@@ -1,5 +1,6 @@
 """Type stubs of ``sudoku_batch``; the docstrings are in ``__init__.py``."""
 
+import os
 from typing import Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -17,8 +18,10 @@ Puzzles = Union[
     pa.ChunkedArray,
 ]
 
+__version__: str
 COLUMNS: Tuple[str, ...]
-GRADE_COLUMNS: Tuple[str, ...]
+GRADE___version__: str
+COLUMNS: Tuple[str, ...]
 RULESETS: Tuple[str, ...]
 SOLVERS: Tuple[str, ...]
 SYMMETRIES: Tuple[str, ...]
@@ -42,6 +45,10 @@ def validate(
     minimal: bool = False,
     duplicates: bool = False,
     min_clues: Optional[int] = None,
+    min_er: Optional[float] = None,
+    max_er: Optional[float] = None,
+    ruleset: str = "sukaku",
+    max_time_ms: Optional[int] = None,
     all_records: bool = False,
     first_line: int = 1,
 ) -> pa.Table: ...
@@ -62,7 +69,12 @@ def generate(
     symmetry: str = "none",
     min_clues: Optional[int] = None,
     max_clues: Optional[int] = None,
+    min_er: Optional[float] = None,
+    max_er: Optional[float] = None,
+    ruleset: str = "sukaku",
+    max_time_ms: Optional[int] = None,
     attempts: int = 1000,
     solved: bool = False,
     threads: Optional[int] = None,
 ) -> pa.StringArray: ...
+def read_results(path: Union[str, os.PathLike[str]]) -> pa.Table: ...

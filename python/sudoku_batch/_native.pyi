@@ -2,9 +2,11 @@
 arrive as a 2-D NumPy array of integers or a list of Arrow arrays of strings or bytes, and
 ``threads`` 0 means the library's default."""
 
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 import pyarrow as pa
+
+__version__: str
 
 def solve(
     puzzles: Any,
@@ -23,6 +25,9 @@ def validate(
     minimal: bool,
     duplicates: bool,
     min_clues: Optional[int],
+    band: Optional[Tuple[int, int]],
+    ruleset: str,
+    max_time_ms: Optional[int],
     all: bool,
     first_line: int,
 ) -> pa.Table: ...
@@ -41,6 +46,9 @@ def generate(
     symmetry: str,
     min_clues: Optional[int],
     max_clues: Optional[int],
+    band: Optional[Tuple[int, int]],
+    ruleset: str,
+    max_time_ms: Optional[int],
     attempts: int,
     solved: bool,
     threads: int,

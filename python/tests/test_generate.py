@@ -31,6 +31,17 @@ def test_a_seed_gives_the_command_lines_puzzles(options, flags):
         assert clues == [81] * 40
 
 
+def test_an_er_band_gives_the_command_lines_puzzles():
+    got = sudoku_batch.generate(4, seed=7, min_er=3.0, max_er=6.0, threads=2).to_pylist()
+    flags = ["--min-er", "3.0", "--max-er", "6.0", "-qq"]
+    assert got == run_cli(["generate", "-n", "4", "--seed", "7", *flags], ok=(0,)).splitlines()
+    ratings = sudoku_batch.grade(got).column("er").to_pylist()
+    assert all(3.0 <= er <= 6.0 for er in ratings), ratings
+    classic = sudoku_batch.generate(2, seed=7, max_er=2.0, ruleset="classic").to_pylist()
+    flags = ["--max-er", "2.0", "--ruleset", "classic", "-qq"]
+    assert classic == run_cli(["generate", "-n", "2", "--seed", "7", *flags], ok=(0,)).splitlines()
+
+
 def test_every_puzzle_is_unique_and_minimal():
     puzzles = sudoku_batch.generate(30, seed=1, threads=2)
     assert sudoku_batch.validate(puzzles, minimal=True).num_rows == 0
@@ -61,6 +72,14 @@ def test_puzzles_do_not_depend_on_threads_or_count():
             ValueError,
             r"puzzle 1: no draw in 2 attempts had at least 50",
         ),
+        (
+            {"min_er": 11.9, "attempts": 2},
+            ValueError,
+            r"puzzle 1: no draw in 2 attempts had an ER from 11\.9 to the top; widen min_er",
+        ),
+        ({"min_er": 5, "max_er": 4}, ValueError, r"min_er=5\.0 is more than max_er=4\.0"),
+        ({"solved": True, "min_er": 3}, ValueError, "solved=True"),
+        ({"min_er": "hard"}, TypeError, "min_er: expected a rating"),
     ],
 )
 def test_wrong_options_raise(options, error, message):

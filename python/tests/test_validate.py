@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 
 import pytest
 
@@ -78,3 +79,33 @@ def test_expected_solutions_match_expect_column(tmp_path):
 def test_expected_must_be_as_long_as_puzzles():
     with pytest.raises(ValueError, match="expected: 1 solutions for 2 puzzles"):
         sudoku_batch.validate(["." * 81] * 2, expected=["1" * 81])
+
+
+def test_an_er_band_fails_the_puzzles_the_command_line_fails(tmp_path):
+    puzzles = sudoku_batch.generate(12, seed=4).to_pylist()
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join(puzzles) + "\n")
+    table = sudoku_batch.validate(puzzles, min_er=2.0, max_er=4.5, all_records=True)
+    expected = cli_rows(["validate", str(path), "--min-er", "2.0", "--max-er", "4.5", "--all"])
+    assert_same_rows(table, expected)
+    problems = [p for p in table.column("problem").to_pylist() if p]
+    assert problems and all(re.fullmatch(r"ER \d+\.\d, (below 2\.0|above 4\.5)", p) for p in problems)
+    ratings = sudoku_batch.grade(puzzles).column("er").to_pylist()
+    assert len(problems) == sum(not 2.0 <= er <= 4.5 for er in ratings)
+    # The ruleset and time limit are taken; `error` stays solve's: empty for every puzzle.
+    classic = sudoku_batch.validate(puzzles, max_er=20, ruleset="classic", max_time_ms=1)
+    assert classic.column("error").null_count == classic.num_rows
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"min_er": 2.55}, "min_er=2.55: ratings go from 1.0 to about 12.0, in tenths"),
+        ({"max_er": -1}, "max_er=-1"),
+        ({"min_er": 2, "ruleset": "hodoku"}, "ruleset='hodoku': choose one of sukaku, classic"),
+        ({"min_er": 2, "max_time_ms": 0}, "max_time_ms=0"),
+    ],
+)
+def test_wrong_rating_options_raise(options, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        sudoku_batch.validate(["." * 81], **options)
