@@ -21,6 +21,8 @@ SOLVED = "7629851433917248654583617921794362585342789168265194379438526712156473
 # Besides the mixed corpus: records whose text pandas reads as missing, and the solved grid.
 TRICKY = [b"NA", b"null", SOLVED.encode()]
 
+TEXTS = ("puzzle", "solution", "error", "problem", "status", "hardest", "techniques")
+
 SUFFIXES = ["csv", "csv.gz", "csv.zst", "jsonl", "jsonl.gz", "jsonl.zst", "parquet"]
 
 
@@ -35,8 +37,17 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (out / "corpus.txt").write_bytes(b"\n".join(records) + b"\n")
     corpus = str(out / "corpus.txt")
     for suffix in SUFFIXES:
-        run_cli(["solve", "-qq", corpus, "-o", str(out / f"results.{suffix}"),
-                 "--emit-solutions", str(out / f"solutions.{suffix}")])
+        run_cli(
+            [
+                "solve",
+                "-qq",
+                corpus,
+                "-o",
+                str(out / f"results.{suffix}"),
+                "--emit-solutions",
+                str(out / f"solutions.{suffix}"),
+            ]
+        )
         run_cli(["validate", "-qq", "--all", corpus, "-o", str(out / f"report.{suffix}")])
         run_cli(["grade", "-qq", corpus, "-o", str(out / f"grades.{suffix}")])
     return out
@@ -53,7 +64,7 @@ def test_every_format_reads_back_to_the_same_typed_table(outputs, stem):
             parquet.drop_columns([c for c in ["time_ns"] if c in parquet.column_names])
         ), suffix
     for field in parquet.schema:
-        if field.name in ("puzzle", "solution", "error", "problem", "status", "hardest", "techniques"):
+        if field.name in TEXTS:
             assert field.type == pa.string(), field
         elif field.name in ("er", "ep", "ed"):
             assert field.type == pa.float64(), field
@@ -139,9 +150,13 @@ def test_the_readmes_reader_lines_get_the_types_right(outputs, monkeypatch):
         # Each line as written, then on the compressed files the comments say it reads alike.
         variants = [line]
         if line.startswith(("pf", "db")):
-            variants += [line.replace(".csv'", f".csv.{z}'").replace('.csv"', f'.csv.{z}"')
-                         .replace(".jsonl'", f".jsonl.{z}'").replace('.jsonl"', f'.jsonl.{z}"')
-                         for z in ("gz", "zst")]
+            variants += [
+                line.replace(".csv'", f".csv.{z}'")
+                .replace('.csv"', f'.csv.{z}"')
+                .replace(".jsonl'", f".jsonl.{z}'")
+                .replace('.jsonl"', f'.jsonl.{z}"')
+                for z in ("gz", "zst")
+            ]
         elif ".parquet" not in line:
             variants.append(line.replace('.csv"', '.csv.gz"').replace('.jsonl"', '.jsonl.gz"'))
         for code in variants:
