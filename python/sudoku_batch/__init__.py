@@ -23,8 +23,8 @@ null. A record that is not a puzzle is an ``invalid`` row with the command line'
 element.
 
 :func:`read_results` reads a file the command line wrote (CSV, JSON lines or Parquet, compressed
-or not) into a table of the same types, which general-purpose readers get wrong: pandas makes an
-81-digit ``solution`` a float.
+or not) into a table of the same types, where readers that guess types go wrong (pandas makes an
+81-digit ``solution`` a float).
 
 The work runs on the library's own thread pool with the GIL released, one solver per thread;
 Ctrl-C (``KeyboardInterrupt``) stops it within milliseconds and returns nothing.
