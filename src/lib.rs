@@ -1,8 +1,9 @@
 //! # sudoku-batch
 //!
-//! Solve, validate and benchmark large Sudoku corpora. The library holds the solver strategies,
-//! the validation checks and the streaming pipeline; the `sudoku-batch` binary (the default
-//! feature `cli`) is a thin command-line shell over it.
+//! Solve, validate, grade, generate, explain and benchmark large Sudoku corpora. The library
+//! holds the solver strategies, the validation checks, the logical grader and the streaming
+//! pipeline; the `sudoku-batch` binary (the default feature `cli`) is a thin command-line shell
+//! over it.
 //!
 //! ```
 //! use sudoku_batch::{Grid, Limits, Strategy};
