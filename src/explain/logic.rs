@@ -2,8 +2,8 @@
 //!
 //! [`walkthrough`] prints the steps the [`logic`](crate::logic) grader takes, one per line:
 //! the technique with Sudoku Explainer's name and rating, the digits it places (`r1c3=4`) or
-//! the candidates it removes (`r2c5<>7`), and in brackets the cells of its pattern (a line
-//! under the title, [`LEGEND`], says so); then the ratings. Rows and columns are numbered 1 to
+//! the candidates it removes (`r2c5<>7`), and in brackets the cells of its pattern (the lines
+//! under the title, [`LEGEND`], say so); then the ratings. Rows and columns are numbered 1 to
 //! 9. In [`ExplainFormat::Json`] every line is one JSON object:
 //!
 //! ```text
@@ -48,10 +48,10 @@ pub enum WalkthroughError {
     Io(#[from] io::Error),
 }
 
-/// The second line of the text walkthrough: how to read a step.
-pub const LEGEND: &str = "(each step: technique (rating): r1c3=4 places 4 in row 1, column 3; \
-     r2c5<>7 removes the candidate 7 from row 2, column 5; [r2c1 r8c5 ...] are the cells of the \
-     technique's pattern, those it reasons from)";
+/// The lines under the title of the text walkthrough: how to read a step.
+pub const LEGEND: &str = "  Each step: the technique (its rating): r1c3=4 places 4 in row 1, \
+     column 3; r2c5<>7\n  removes the candidate 7 from row 2, column 5; [r2c1 r8c5 ...] are the \
+     cells of the technique's\n  pattern, those it reasons from.";
 
 /// Prints the logical solution of `puzzle` to `out` and returns its rating.
 pub fn walkthrough(

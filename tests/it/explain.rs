@@ -139,7 +139,14 @@ fn explain_logic_says_how_to_read_a_step() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = String::from_utf8(out.stdout).unwrap();
-    let legend = text.lines().nth(1).unwrap();
+    // The lines between the title and the first step.
+    let legend: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.contains("1. "))
+        .map(str::trim)
+        .collect();
+    let legend = legend.join(" ");
     assert!(
         legend.contains("r1c3=4 places 4") && legend.contains("cells of the technique's pattern"),
         "{text}"
