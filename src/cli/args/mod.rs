@@ -171,7 +171,7 @@ impl InputArgs {
     /// The inputs these arguments name and how to read them, the shard included; a usage
     /// error for a shard that cannot be had, before any file is created.
     pub fn open(&self) -> Result<(Vec<Source>, ReadOptions), RunError> {
-        let inputs = inputs::expand(&self.inputs, self.glob.as_deref())?;
+        let inputs = inputs::expand(&self.inputs, self.glob.as_deref(), &mut crate::cli::warn)?;
         let shard = self.shard.shard()?;
         if shard.is_some() && inputs.iter().any(Source::reads_once) {
             // A shard copies stdin or a pipe to a temporary file, made once the outputs are:
