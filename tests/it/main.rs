@@ -19,6 +19,7 @@ mod interrupt;
 mod output;
 mod output_formats;
 mod properties;
+mod robust;
 mod safety;
 mod scheduling;
 mod shards;
