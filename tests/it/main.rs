@@ -16,6 +16,7 @@ mod grade;
 mod hostile;
 mod inputs;
 mod interrupt;
+mod messages;
 mod output;
 mod output_formats;
 mod properties;
