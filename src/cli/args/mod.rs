@@ -91,7 +91,8 @@ pub enum Command {
     ///
     /// Files are read like the input of `solve` (text, CSV or grid blocks; `.gz` is
     /// decompressed; --format, --column, --header) and loaded into memory first, so only
-    /// solving is timed. Records that are not puzzles are skipped and counted (the `invalid`
+    /// solving is timed: at most 10,000,000 records a file (more, or an endless stdin, is
+    /// refused with exit 2). Records that are not puzzles are skipped and counted (the `invalid`
     /// column of --csv); a file with no puzzle shows `-` for its rates and means (empty fields
     /// in --csv). With several solvers the runs are interleaved, so that their ratios come from
     /// the same moments of a shared machine.
