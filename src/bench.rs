@@ -19,6 +19,11 @@ use crate::grid::Grid;
 use crate::pipeline::read::{ReadError, ReadOptions, Reader, RecordInput, Source};
 use crate::solver::{Limits, Strategy};
 
+/// The most records of one input `bench` loads: 10 million, 810 MB of puzzles. Each input is
+/// held whole while it is timed, so a longer one (or an endless stream on stdin) is refused
+/// with an error rather than left to exhaust memory.
+pub const MAX_RECORDS: usize = 10_000_000;
+
 /// The puzzles of one file, loaded.
 #[derive(Debug, Clone)]
 pub struct Corpus {
@@ -54,13 +59,39 @@ impl Corpus {
     }
 
     /// Collects the puzzles of an opened input; records that are not puzzles are counted in
-    /// `invalid`. Fails only when the input cannot be read (e.g. truncated gzip data).
+    /// `invalid`. Fails when the input cannot be read (e.g. truncated gzip data), when it holds
+    /// more than [`MAX_RECORDS`] records, and when memory for its puzzles cannot be had.
     pub fn read(name: String, reader: Reader) -> Result<Corpus, ReadError> {
+        Corpus::read_at_most(name, reader, MAX_RECORDS)
+    }
+
+    /// [`Corpus::read`] with a limit of `max` records.
+    fn read_at_most(name: String, reader: Reader, max: usize) -> Result<Corpus, ReadError> {
         let mut puzzles = Vec::new();
         let mut invalid = 0;
+        let refuse = |message: String| ReadError::Usage {
+            path: name.clone(),
+            message,
+        };
         for record in reader {
+            if puzzles.len() + invalid == max {
+                return Err(refuse(format!(
+                    "more than {} records: bench holds an input in memory while it times it, and \
+                     takes at most that many; bench a part of it (such as `head -n {max}`)",
+                    crate::words::thousands(max as u64)
+                )));
+            }
             match record?.input {
-                RecordInput::Puzzle(g) => puzzles.push(g),
+                RecordInput::Puzzle(g) => {
+                    puzzles.try_reserve(1).map_err(|_| {
+                        refuse(format!(
+                            "out of memory after {} puzzles: bench holds an input in memory \
+                             while it times it; bench a part of it",
+                            crate::words::thousands(puzzles.len() as u64)
+                        ))
+                    })?;
+                    puzzles.push(g);
+                }
                 RecordInput::Invalid { .. } => invalid += 1,
             }
         }
@@ -501,6 +532,25 @@ top1465  singles     1465        3      20000   18000   22000      50.00        
         );
         config.limits.guesses = Some(7);
         assert_eq!(config.limits_for(Strategy::Backtrack).guesses, Some(7));
+    }
+
+    #[test]
+    fn a_corpus_of_more_records_than_the_limit_is_refused() {
+        let text = format!("{}\nnot a puzzle\n", ".".repeat(81)).repeat(3);
+        let reader = || {
+            Reader::from_reader(
+                "x",
+                std::io::Cursor::new(text.clone()),
+                &ReadOptions::default(),
+            )
+            .unwrap()
+        };
+        let whole = Corpus::read_at_most("x".into(), reader(), 6).unwrap();
+        assert_eq!((whole.puzzles.len(), whole.invalid), (3, 3));
+        let err = Corpus::read_at_most("x".into(), reader(), 5)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("x: more than 5 records"), "{err}");
     }
 
     #[test]

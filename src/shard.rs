@@ -66,6 +66,12 @@ impl FromStr for Shard {
                 .map_err(|_| format!("`{s}` is not K/N, such as 0/4"))
         };
         let (k, n) = (number(k)?, number(n)?);
+        if n == 0 {
+            return Err(format!(
+                "`{s}`: N, the number of parts, must be at least 1 (such as 0/4 for the first \
+                 of four parts)"
+            ));
+        }
         Shard::new(k, n).ok_or_else(|| {
             format!(
                 "`{s}`: the shard K of N must be at least 0 and less than N (0/{n} to {}/{n})",
@@ -100,5 +106,9 @@ mod tests {
         for bad in ["7/7", "1/0", "0/0", "-1/3", "3", "a/b", "1/2/3", ""] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
+        let zero = "0/0".parse::<Shard>().unwrap_err();
+        assert!(zero.contains("must be at least 1"), "{zero}");
+        let past = "7/7".parse::<Shard>().unwrap_err();
+        assert!(past.contains("(0/7 to 6/7)"), "{past}");
     }
 }

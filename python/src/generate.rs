@@ -89,6 +89,14 @@ fn spec(
     Ok(spec)
 }
 
+/// The most puzzles one call makes: as many lines of 81 characters as a pyarrow string array
+/// holds (2 GiB of text, its offsets being 32-bit).
+const MAX_COUNT: usize = i32::MAX as usize / CELLS;
+
+/// Lines reserved up front: enough for a small call at once; a larger one grows as the
+/// puzzles come, so that memory is taken for what is made, not for what was asked.
+const RESERVE: usize = 1 << 16;
+
 /// `count` puzzles (or complete grids with `solved`) as `sudoku-batch generate` makes them.
 /// With `band` (ER in tenths, both ends included), only puzzles rated within it, by `ruleset`
 /// within `max_time_ms` each.
@@ -108,10 +116,19 @@ pub fn generate(
     solved: bool,
     threads: usize,
 ) -> PyResult<PyArrowType<ArrayData>> {
+    if count > MAX_COUNT {
+        return Err(PyValueError::new_err(format!(
+            "count={count}: at most {} puzzles in one call (a pyarrow string array holds at \
+             most 2 GiB of text); make more with several calls (other seeds), or with \
+             `sudoku-batch generate`, which writes them as they come",
+            sudoku_batch::words::thousands(MAX_COUNT as u64)
+        )));
+    }
     let spec = spec(symmetry, min_clues, max_clues, band, attempts)?;
     let ruleset = self::ruleset(ruleset)?;
     let max_time = max_time_ms.map(std::time::Duration::from_millis);
-    let mut lines = StringBuilder::with_capacity(count, count * CELLS);
+    let reserve = count.min(RESERVE);
+    let mut lines = StringBuilder::with_capacity(reserve, reserve * CELLS);
     parallel::run(
         py,
         threads,

@@ -19,7 +19,9 @@ use arrow_array::{
 use arrow_data::ArrayData;
 use arrow_pyarrow::PyArrowType;
 use arrow_schema::DataType;
-use numpy::{Element, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{
+    Element, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArray, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use sudoku_batch::grid::{CELLS, Grid};
@@ -217,6 +219,18 @@ pub struct Cells {
     bad: Vec<(usize, usize, String)>,
 }
 
+/// The array's memory as one slice when it holds the cells row after row (C order); `None`
+/// for any other layout (Fortran order, as `DataFrame.to_numpy()` returns, or a strided view),
+/// which is then read element by element in the order its strides say. NumPy's own
+/// `as_slice` also takes Fortran order, whose memory is the cells column after column.
+fn row_major<'a, T: Element>(view: &'a PyReadonlyArray2<'_, T>) -> Option<&'a [T]> {
+    if view.is_c_contiguous() {
+        view.as_slice().ok()
+    } else {
+        None
+    }
+}
+
 /// Stands for a value outside `0..=9` of a wider integer in [`Cells::values`].
 const BAD: u8 = u8::MAX;
 
@@ -235,9 +249,9 @@ impl Cells {
         }
         if let Ok(a) = array.cast::<PyArray2<u8>>() {
             let view = a.readonly();
-            let values = match view.as_slice() {
-                Ok(contiguous) => contiguous.to_vec(),
-                Err(_) => view.as_array().iter().copied().collect(),
+            let values = match row_major(&view) {
+                Some(contiguous) => contiguous.to_vec(),
+                None => view.as_array().iter().copied().collect(),
             };
             return Ok(Cells {
                 values,
@@ -270,9 +284,9 @@ impl Cells {
             _ => BAD,
         };
         // Plain loops over a slice, which the compiler vectorises.
-        let values: Vec<u8> = match view.as_slice() {
-            Ok(contiguous) => contiguous.iter().map(cell).collect(),
-            Err(_) => view.as_array().iter().map(cell).collect(),
+        let values: Vec<u8> = match row_major(&view) {
+            Some(contiguous) => contiguous.iter().map(cell).collect(),
+            None => view.as_array().iter().map(cell).collect(),
         };
         // Bad values are rare: look for them only when there are some.
         let mut bad = Vec::new();

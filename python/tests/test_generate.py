@@ -85,3 +85,12 @@ def test_puzzles_do_not_depend_on_threads_or_count():
 def test_wrong_options_raise(options, error, message):
     with pytest.raises(error, match=message):
         sudoku_batch.generate(3, **{"seed": 1, **options})
+
+
+def test_a_count_too_large_for_one_array_is_refused_up_front():
+    # Not an abort of the interpreter on an allocation of count x 81 bytes: a ValueError that
+    # says the most one call makes, before any puzzle is made.
+    for count in (10**12, 2**64 - 1, 26_512_144):
+        with pytest.raises(ValueError, match="at most 26,512,143 puzzles"):
+            sudoku_batch.generate(count, seed=1)
+    assert len(sudoku_batch.generate(3, seed=1)) == 3

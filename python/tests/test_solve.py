@@ -105,6 +105,33 @@ def test_numpy_cells_match_text(mixed_file):
     assert sudoku_batch.solve(wide).drop_columns(["time_ns"]).equals(expected)
 
 
+def test_numpy_arrays_are_read_as_their_strides_say():
+    # Fortran order is what pandas hands out (`DataFrame.to_numpy()`, `.values`): its memory
+    # holds the cells column after column, and must not be read as rows.
+    puzzles = sudoku_batch.generate(12, seed=5).to_pylist()
+    expected = sudoku_batch.solve(puzzles).drop_columns(["time_ns"])
+    grid = cells(puzzles)
+    frame = pd.DataFrame(grid.astype(np.int64))
+    arrays = {
+        "fortran uint8": np.asfortranarray(grid.astype(np.uint8)),
+        "fortran int64": np.asfortranarray(grid.astype(np.int64)),
+        "to_numpy": frame.to_numpy(),
+        "values": frame.values,
+        "transposed twice": np.ascontiguousarray(grid.T.astype(np.int16)).T,
+        "reversed rows": grid.astype(np.uint8)[::-1][::-1],
+    }
+    assert arrays["fortran uint8"].flags.f_contiguous
+    assert not arrays["fortran uint8"].flags.c_contiguous
+    for name, array in arrays.items():
+        got = sudoku_batch.solve(array).drop_columns(["time_ns"])
+        assert got.equals(expected), name
+    # And for validate's stated solutions.
+    solutions = cells(expected["solution"].to_pylist())
+    for expect in (np.asfortranarray(solutions), pd.DataFrame(solutions).to_numpy()):
+        table = sudoku_batch.validate(puzzles, expected=expect)
+        assert table.num_rows == 0, table.column("problem").to_pylist()
+
+
 def test_numpy_values_out_of_range_are_invalid_rows():
     # Bytes are copied as they are and wider integers mapped while copied: both name the first
     # bad cell of a puzzle with the value the array holds.

@@ -105,7 +105,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     let bar = Bar::new(args.output.progress());
     // Ctrl-C / SIGTERM, as for `solve`: the first signal stops between puzzles, so that only
     // whole lines are written; the second exits at once.
-    let stop = stop_on_signal();
+    let stop = stop_on_signal(args.output.output.as_deref());
     let stopped = || stop.is_some_and(Stop::is_set);
     // The next index to write.
     let mut next = indices.start;

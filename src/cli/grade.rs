@@ -29,7 +29,7 @@ pub fn run(args: GradeArgs) -> Result<Exit, RunError> {
         },
         threads: super::threads(args.solver.threads),
         batch_size: args.batch_size,
-        stop: stop_on_signal(),
+        stop: stop_on_signal(args.output.output.as_deref()),
         resume: args.resume,
         inputs,
         output_format: args.output_format,
@@ -45,6 +45,7 @@ pub fn run(args: GradeArgs) -> Result<Exit, RunError> {
             progress::write_ratings(out, &summary.ratings)
         });
     }
+    super::hint_resume(&summary, args.output.output.as_deref());
     let failed = summary.count(Status::Invalid) + summary.resumed_invalid + summary.ratings.unrated;
     Ok(if summary.interrupted {
         Exit::Interrupted

@@ -106,7 +106,7 @@ pub fn run(args: MergeArgs) -> Result<Exit, RunError> {
         }
     }
     if !args.input.is_empty() {
-        let sources = inputs::expand(&args.input, args.glob.as_deref())?;
+        let sources = inputs::expand(&args.input, args.glob.as_deref(), &mut super::warn)?;
         let options = args.read.options();
         for (source, lines) in rows_of_inputs(&sources, by_input)? {
             check_input(&source, &lines, &options)?;

@@ -10,6 +10,8 @@ mod merge;
 mod progress;
 mod shard;
 mod solve;
+#[cfg(unix)]
+mod stalled;
 mod validate;
 
 use std::process::ExitCode;
@@ -71,8 +73,14 @@ pub fn run(cli: Cli) -> Exit {
 /// installed.
 ///
 /// The handler runs inside the signal itself and only touches the flag (or exits). It is
-/// installed once per process; each call clears the flag for the run that asks for it.
-pub fn stop_on_signal() -> Option<Stop> {
+/// installed once per process; each call clears the flag for the run that asks for it. On
+/// Unix a thread also ends a run whose output is stuck (`stalled`): `output` is where the run
+/// writes, `None` for stdout.
+pub fn stop_on_signal(output: Option<&std::path::Path>) -> Option<Stop> {
+    #[cfg(unix)]
+    stalled::note_output(output);
+    #[cfg(not(unix))]
+    let _ = output;
     static STOP: OnceLock<Option<Stop>> = OnceLock::new();
     let stop = STOP.get_or_init(|| {
         let stop = Stop::new();
@@ -91,11 +99,18 @@ pub fn stop_on_signal() -> Option<Stop> {
             // `_exit`; both are async-signal-safe.
             unsafe { signal_hook::low_level::register(signal, handler) }.ok()?;
         }
+        #[cfg(unix)]
+        stalled::watch(&signals);
         Some(stop)
     });
     let stop = (*stop)?;
     stop.clear();
     Some(stop)
+}
+
+/// Prints `message` on stderr as a warning: something the run goes on without.
+fn warn(message: String) {
+    eprintln!("sudoku-batch: warning: {message}");
 }
 
 /// The worker threads to start for `-j requested`: at most [`max_threads`], with a warning
@@ -127,6 +142,19 @@ fn run_with_bar(
 
 fn print_summary(summary: &sudoku_batch::pipeline::Summary) {
     to_stderr(|out| progress::write_summary(out, summary));
+}
+
+/// After an interrupted run into `output`: the command that finishes it, when it can be
+/// resumed (the run left the record of its options beside it). Shown even with `-qq`, as an
+/// error would be: it says what to do next.
+fn hint_resume(summary: &sudoku_batch::pipeline::Summary, output: Option<&std::path::Path>) {
+    let Some(output) = output.filter(|_| summary.interrupted) else {
+        return;
+    };
+    let sidecar = sudoku_batch::pipeline::resume::RunOptions::path(output);
+    if sidecar.is_file() {
+        to_stderr(|out| progress::write_resume_hint(out, output, &sidecar));
+    }
 }
 
 /// Writes what `write` produces to stderr in one piece, so that another process writing to the

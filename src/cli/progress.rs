@@ -159,10 +159,26 @@ pub fn write_ratings(out: &mut dyn Write, ratings: &Ratings) -> std::io::Result<
 }
 
 /// Writes `validate`'s summary line: how many records fail, and why.
-pub fn write_problems(out: &mut dyn Write, checker: &Checker) -> std::io::Result<()> {
+pub fn write_problems(
+    out: &mut dyn Write,
+    checker: &Checker,
+    interrupted: bool,
+) -> std::io::Result<()> {
     if checker.failed() == 0 {
-        return writeln!(out, "  every record passes");
+        return if interrupted {
+            writeln!(
+                out,
+                "  every record checked before the stop passes; the rest were not checked"
+            )
+        } else {
+            writeln!(out, "  every record passes")
+        };
     }
+    let before = if interrupted {
+        " (of those checked before the stop; the rest were not checked)"
+    } else {
+        ""
+    };
     let why: Vec<String> = Problem::ALL
         .iter()
         .filter(|&&k| checker.count(k) > 0)
@@ -170,10 +186,46 @@ pub fn write_problems(out: &mut dyn Write, checker: &Checker) -> std::io::Result
         .collect();
     writeln!(
         out,
-        "  {}: {}",
+        "  {}: {}{before}",
         count(checker.failed(), "record fails", "records fail"),
         why.join(", ")
     )
+}
+
+/// After a run stopped by a signal, when its output `output` can be resumed (the options that
+/// made its rows are kept beside it in `sidecar`): the command that finishes it, which is this
+/// one with `--resume`, and what the sidecar is.
+pub fn write_resume_hint(
+    out: &mut dyn Write,
+    output: &std::path::Path,
+    sidecar: &std::path::Path,
+) -> std::io::Result<()> {
+    let mut words: Vec<String> = std::env::args_os()
+        .map(|a| shell_word(&a.to_string_lossy()))
+        .collect();
+    if !words.iter().any(|w| w == "--resume") {
+        words.push("--resume".into());
+    }
+    writeln!(
+        out,
+        "sudoku-batch: interrupted; the rows in {} are complete. To finish it, run:\n  {}\n\
+         ({} keeps the options that made the rows, for --resume; it is removed once the \
+         output is finished)",
+        output.display(),
+        words.join(" "),
+        sidecar.display()
+    )
+}
+
+/// `word` as a shell reads it back: as it is when it holds only characters a shell leaves
+/// alone, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./,:=@%+".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 /// Writes the end-of-run summary of `generate`: how many `noun`s (singular, plural) were
@@ -200,6 +252,14 @@ pub fn write_generated(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shell_words_are_quoted_when_a_shell_would_change_them() {
+        assert_eq!(shell_word("out.csv"), "out.csv");
+        assert_eq!(shell_word("my file.csv"), "'my file.csv'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word(""), "''");
+    }
 
     #[test]
     fn generate_summary_text() {

@@ -16,12 +16,14 @@ pub struct ShardArgs {
     /// the cut is parsed up to it, so that no quoted field is split. Other inputs (compressed,
     /// grid blocks, Parquet) are cut by record index after a pass that counts the records;
     /// stdin and pipes are copied to a temporary file (in TMPDIR) for it. `auto`: K and N
-    /// from SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) and SLURM_ARRAY_TASK_COUNT, or K
-    /// from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) with N from --shards.
+    /// from SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN, divided by SLURM_ARRAY_TASK_STEP
+    /// for an array such as --array=0-15:4) and SLURM_ARRAY_TASK_COUNT, or K from
+    /// JOB_COMPLETION_INDEX (Kubernetes Indexed Job) with N from --shards.
     #[arg(long, value_name = "K/N|auto")]
     pub shard: Option<ShardArg>,
 
-    /// With --shard auto: the number of parts N (a Kubernetes Indexed Job's completions).
+    /// With --shard auto: the number of parts N (a Kubernetes Indexed Job's completions). In a
+    /// Slurm array it must agree with SLURM_ARRAY_TASK_COUNT.
     #[arg(long, value_name = "N", requires = "shard", value_parser = clap::value_parser!(u64).range(1..))]
     pub shards: Option<u64>,
 }
@@ -67,24 +69,63 @@ impl ShardArgs {
                 })
                 .transpose()
         };
+        // A Slurm array's task IDs run MIN, MIN+STEP, ... (`--array=0-15:4` has a step of 4);
+        // task ID k of them is part (ID - MIN) / STEP.
         let slurm_index = || -> Result<Option<u64>, String> {
             let Some(id) = number("SLURM_ARRAY_TASK_ID")? else {
                 return Ok(None);
             };
             let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
-            id.checked_sub(min).map(Some).ok_or_else(|| {
+            let step = number("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+            let offset = id.checked_sub(min).ok_or_else(|| {
                 format!(
                     "--shard auto: SLURM_ARRAY_TASK_ID {id} is below SLURM_ARRAY_TASK_MIN {min}"
                 )
-            })
+            })?;
+            if !offset.is_multiple_of(step) {
+                return Err(format!(
+                    "--shard auto: SLURM_ARRAY_TASK_ID {id} is not SLURM_ARRAY_TASK_MIN {min} plus \
+                     a multiple of SLURM_ARRAY_TASK_STEP {step}: the array's task IDs are not \
+                     evenly spaced (such as --array=1,2,7); give --shard K/N"
+                ));
+            }
+            Ok(Some(offset / step))
+        };
+        // What the Slurm variables say of the part, for a message about one that does not exist.
+        let slurm_cause = || -> String {
+            let Some(id) = var("SLURM_ARRAY_TASK_ID") else {
+                return String::new();
+            };
+            let mut said = format!(" (from SLURM_ARRAY_TASK_ID {}", id.trim());
+            for name in ["SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP"] {
+                if let Some(v) = var(name) {
+                    said += &format!(", {name} {}", v.trim());
+                }
+            }
+            said += "; part K is (ID - MIN) / STEP, so the array must be as --array=0-{N-1}, or \
+                     MIN to MIN+(N-1)*STEP with a :STEP)";
+            said
         };
         let (index, count) = match auto {
             Some(count) => {
                 let index = match number("JOB_COMPLETION_INDEX")? {
                     Some(k) => k,
-                    None => slurm_index()?.ok_or(
-                        "--shard auto: neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID is set",
-                    )?,
+                    None => {
+                        let k = slurm_index()?.ok_or(
+                            "--shard auto: neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID \
+                             is set",
+                        )?;
+                        if let Some(tasks) = number("SLURM_ARRAY_TASK_COUNT")?
+                            && tasks != count
+                        {
+                            return Err(format!(
+                                "--shard auto: --shards {count} disagrees with this Slurm array's \
+                                 SLURM_ARRAY_TASK_COUNT {tasks}; leave --shards out to take the \
+                                 array's count, or make the array of {count} tasks"
+                            ));
+                        }
+                        k
+                    }
                 };
                 (index, count)
             }
@@ -106,8 +147,16 @@ impl ShardArgs {
                 (index, count)
             }
         };
+        if count == 0 {
+            return Err("--shard auto: the number of parts N is 0; it must be at least 1".into());
+        }
+        let cause = if auto.is_some() && var("JOB_COMPLETION_INDEX").is_some() {
+            " (from JOB_COMPLETION_INDEX)".to_string()
+        } else {
+            slurm_cause()
+        };
         Shard::new(index, count).map(Some).ok_or_else(|| {
-            format!("--shard auto: part {index} of {count} does not exist (0 <= K < N)")
+            format!("--shard auto: part {index} of {count} does not exist (0 <= K < N){cause}")
         })
     }
 
@@ -202,5 +251,55 @@ mod tests {
         assert!(resolve("auto", None, &[("SLURM_ARRAY_TASK_ID", "1")]).is_err());
         assert!(resolve("auto", Some(3), &[("JOB_COMPLETION_INDEX", "x")]).is_err());
         assert!(resolve("0/2", Some(2), &[]).is_err());
+    }
+
+    #[test]
+    fn a_stepped_slurm_array_is_counted_by_its_step() {
+        let stepped = |id: &str| {
+            resolve(
+                "auto",
+                None,
+                &[
+                    ("SLURM_ARRAY_TASK_ID", id),
+                    ("SLURM_ARRAY_TASK_MIN", "2"),
+                    ("SLURM_ARRAY_TASK_STEP", "4"),
+                    ("SLURM_ARRAY_TASK_COUNT", "4"),
+                ],
+            )
+        };
+        // --array=2-14:4: tasks 2, 6, 10, 14.
+        assert_eq!(stepped("2"), Ok(Shard::new(0, 4)));
+        assert_eq!(stepped("14"), Ok(Shard::new(3, 4)));
+        let uneven = stepped("7").unwrap_err();
+        assert!(uneven.contains("SLURM_ARRAY_TASK_STEP 4"), "{uneven}");
+        // A part past the count names the variables it came from.
+        let past = stepped("18").unwrap_err();
+        assert!(
+            past.contains("part 4 of 4") && past.contains("SLURM_ARRAY_TASK_STEP 4"),
+            "{past}"
+        );
+    }
+
+    #[test]
+    fn shards_that_disagree_with_slurm_are_refused() {
+        let slurm = [
+            ("SLURM_ARRAY_TASK_ID", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        let err = resolve("auto", Some(3), &slurm).unwrap_err();
+        assert!(
+            err.contains("--shards 3") && err.contains("COUNT 4"),
+            "{err}"
+        );
+        assert_eq!(resolve("auto", Some(4), &slurm), Ok(Shard::new(1, 4)));
+        let zero = [
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "0"),
+        ];
+        assert!(
+            resolve("auto", None, &zero)
+                .unwrap_err()
+                .contains("at least 1")
+        );
     }
 }

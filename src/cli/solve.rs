@@ -22,7 +22,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
         threads: super::threads(args.solver.threads),
         batch_size: args.batch_size,
         emit_solutions: args.emit_solutions.clone(),
-        stop: stop_on_signal(),
+        stop: stop_on_signal(args.output.output.as_deref()),
         resume: args.resume,
         inputs,
         output_format: args.output_format,
@@ -35,6 +35,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
     if args.output.summary() {
         print_summary(&summary);
     }
+    super::hint_resume(&summary, args.output.output.as_deref());
     Ok(if summary.interrupted {
         Exit::Interrupted
     } else if summary.count(Status::Invalid) + summary.resumed_invalid > 0 {

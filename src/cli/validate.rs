@@ -37,7 +37,7 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
         threads: super::threads(args.solver.threads),
         batch_size: args.batch_size,
         // Ctrl-C stops at a batch boundary, like `solve`: the report stays a valid CSV.
-        stop: super::stop_on_signal(),
+        stop: super::stop_on_signal(args.output.output.as_deref()),
         inputs,
         output_format: args.output_format,
         ..Config::new(
@@ -69,7 +69,7 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
     if args.output.summary() {
         to_stderr(|out| {
             progress::write_summary(out, &summary)?;
-            progress::write_problems(out, &checker)
+            progress::write_problems(out, &checker, summary.interrupted)
         });
     }
     Ok(if summary.interrupted {

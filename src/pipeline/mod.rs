@@ -127,7 +127,9 @@ pub struct Summary {
     /// The inputs read (or to be read).
     pub inputs: usize,
     /// Which column held the puzzles in the inputs with columns (CSV, Parquet), and how it
-    /// was chosen, in words: each distinct one once.
+    /// was chosen, in words (and the stated solutions' column, for `validate
+    /// --expect-column`): each distinct one once, after the inputs it is for when there are
+    /// several.
     pub columns: Vec<String>,
     /// Puzzles rated, per band of ER, when rating ([`SolveOptions::grade`]).
     pub ratings: grade::Ratings,
@@ -467,10 +469,7 @@ where
     let mut summary = sink.summary;
     summary.interrupted = interrupted;
     summary.inputs = config.inputs.len();
-    summary.columns = columns_used
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone();
+    summary.columns = columns_used.lines(config.inputs.len() > 1);
     if let Some(point) = resumed {
         (summary.resumed, summary.resumed_invalid) = (point.rows, point.invalid);
     }

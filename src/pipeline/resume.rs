@@ -90,6 +90,54 @@ pub struct RunOptions {
     pub shard: Option<String>,
 }
 
+/// How the input is read, as the options that say it (`--format auto, --column auto, --header
+/// auto`): the words kept in the sidecar and shown when two runs differ.
+fn read_words(read: &crate::pipeline::read::ReadOptions) -> String {
+    use crate::pipeline::read::{Column, Format, Header};
+    let format = match read.format {
+        Format::Auto => "auto",
+        Format::Text => "text",
+        Format::Csv => "csv",
+        Format::Grid => "grid",
+        Format::Parquet => "parquet",
+    };
+    let column = match &read.column {
+        Column::Auto => "auto".to_string(),
+        Column::Index(i) => i.to_string(),
+        Column::Name(name) => format!("\"{name}\""),
+    };
+    let header = match read.header {
+        Header::Auto => "auto",
+        Header::Yes => "yes",
+        Header::No => "no",
+    };
+    let mut words = format!("--format {format}, --column {column}, --header {header}");
+    if let Some(d) = read.delimiter {
+        let d = match d {
+            b'\t' => "tab".to_string(),
+            b' ' => "space".to_string(),
+            d => format!("'{}'", d as char),
+        };
+        words += &format!(", --delimiter {d}");
+    }
+    if let Some(f) = read.field {
+        words += &format!(", --field {f}");
+    }
+    words
+}
+
+/// How puzzles are rated, as the options that say it (`--ruleset sukaku, no --max-time-ms`).
+fn grade_words(grade: &crate::pipeline::grade::GradeOptions) -> String {
+    let ruleset = match grade.ruleset {
+        crate::logic::Ruleset::Sukaku => "sukaku",
+        crate::logic::Ruleset::Classic => "classic",
+    };
+    let time = grade.max_time.map_or("no --max-time-ms".to_string(), |t| {
+        format!("--max-time-ms {}", t.as_millis())
+    });
+    format!("--ruleset {ruleset}, {time}")
+}
+
 impl RunOptions {
     /// The options of `config`.
     pub fn of(config: &Config) -> RunOptions {
@@ -99,19 +147,8 @@ impl RunOptions {
             limit: config.solve.limits.solutions,
             max_guesses: config.solve.limits.guesses,
             emit_solutions: config.emit_solutions.is_some(),
-            read: format!(
-                "format {:?}, column {:?}, header {:?}{}{}",
-                read.format,
-                read.column,
-                read.header,
-                read.delimiter
-                    .map_or(String::new(), |d| format!(", delimiter {:?}", d as char)),
-                read.field.map_or(String::new(), |f| format!(", field {f}"))
-            ),
-            grade: config
-                .solve
-                .grade
-                .map(|g| format!("ruleset {:?}, max time {:?}", g.ruleset, g.max_time)),
+            read: read_words(read),
+            grade: config.solve.grade.map(|g| grade_words(&g)),
             shard: read.shard.map(|s| s.to_string()),
         }
     }
@@ -169,10 +206,10 @@ impl RunOptions {
                     emits(now.emit_solutions),
                 )
             })
-            .or_else(|| was("the input read as", self.read.clone(), now.read.clone()))
+            .or_else(|| was("the input read with", self.read.clone(), now.read.clone()))
             .or_else(|| {
                 let rating = |g: &Option<String>| g.clone().unwrap_or_else(|| "none".into());
-                was("rating", rating(&self.grade), rating(&now.grade))
+                was("rating by", rating(&self.grade), rating(&now.grade))
             })
             .or_else(|| {
                 let shard = |s: &Option<String>| s.clone().unwrap_or_else(|| "none".into());

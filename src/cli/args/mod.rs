@@ -114,8 +114,9 @@ pub enum Command {
     /// max), µs/puzzle, share solved without guessing, guesses/puzzle.
     ///
     /// Files are read like the input of `solve` (text, CSV, Parquet or grid blocks; gzip, xz
-    /// and zstd are decompressed; --format, --column, --header) and loaded into memory first, so only
-    /// solving is timed. Records that are not puzzles are skipped and counted (the `invalid`
+    /// and zstd are decompressed; --format, --column, --header) and loaded into memory first,
+    /// so only solving is timed: at most 10,000,000 records a file (more, or an endless stdin,
+    /// is refused with exit 2). Records that are not puzzles are skipped and counted (the `invalid`
     /// column of --csv); a file with no puzzle shows `-` for its rates and means (empty fields
     /// in --csv). With several solvers the runs are interleaved, so that their ratios come from
     /// the same moments of a shared machine.
@@ -196,7 +197,7 @@ impl InputArgs {
     /// The inputs these arguments name and how to read them, the shard included; a usage
     /// error for a shard that cannot be had, before any file is created.
     pub fn open(&self) -> Result<(Vec<Source>, ReadOptions), RunError> {
-        let inputs = inputs::expand(&self.inputs, self.glob.as_deref())?;
+        let inputs = inputs::expand(&self.inputs, self.glob.as_deref(), &mut crate::cli::warn)?;
         let shard = self.shard.shard()?;
         if shard.is_some() && inputs.iter().any(Source::reads_once) {
             // A shard copies stdin or a pipe to a temporary file, made once the outputs are:

@@ -349,7 +349,8 @@ pub struct ExplainArgs {
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Puzzle files (text, CSV, Parquet or grid blocks; gzip, xz and zstd are decompressed).
-    /// `-` or nothing reads stdin.
+    /// `-` or nothing reads stdin. Each is held in memory while it is timed: one of more than
+    /// 10,000,000 records (or an endless stdin) is refused with exit 2.
     pub files: Vec<PathBuf>,
 
     #[command(flatten)]

@@ -1,6 +1,11 @@
 //! Compressed inputs: gzip, xz and zstd are decompressed on the fly, told apart by their first
 //! bytes (whatever the file's name); other compressions and UTF-16 text are refused with a
 //! message that says what the input is, rather than read as thousands of invalid records.
+//!
+//! A decoder's memory is bounded: an xz dictionary or a zstd window may be at most
+//! [`MAX_WINDOW`]. A file whose header asks for more is refused with what it needs (read from
+//! the header before any memory is taken), and a later stream or frame that asks for more stops
+//! the read with the same words, not as corrupt data.
 
 use std::io::{self, BufRead, Read};
 
@@ -20,6 +25,18 @@ const BZIP2_BLOCK: &[u8] = &[0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
 const PARQUET_MAGIC: &[u8] = b"PAR1";
 /// The longest magic looked for.
 pub(super) const SNIFF_BYTES: usize = 10;
+/// The first bytes of a compressed input read to find the memory its decoder needs: the xz
+/// stream header and its first block header up to the LZMA2 filter, or the zstd frame header.
+pub(super) const HEADER_BYTES: usize = 64;
+
+/// The largest xz dictionary or zstd window read: 128 MiB, zstd's own default limit (what
+/// `zstd -d` takes without `--long` or `--memory`), larger than `xz -9`'s 64 MiB dictionary.
+pub const MAX_WINDOW: u64 = 128 << 20;
+/// `log2` of [`MAX_WINDOW`], for the zstd decoder.
+const MAX_WINDOW_LOG: u32 = 27;
+/// The memory an xz decoder may use: a dictionary of [`MAX_WINDOW`] and the decoder's own
+/// state, which is well under a MiB.
+const XZ_MEMORY_LIMIT: u64 = MAX_WINDOW + (8 << 20);
 
 /// What the first bytes of an input say it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +111,117 @@ pub(super) fn refusal(kind: Kind) -> Option<String> {
     }
 }
 
+/// Why a compressed input that starts with `head` (its first [`HEADER_BYTES`], or all of a
+/// shorter input) is not read: its header asks for a dictionary or window larger than
+/// [`MAX_WINDOW`]. `None` when it does not, or when the header cannot be read (the decoder then
+/// says what is wrong).
+pub(super) fn too_large(kind: Kind, head: &[u8]) -> Option<String> {
+    let (needs, hint) = match kind {
+        Kind::Xz => (xz_dictionary(head)?, "xz -dc FILE | sudoku-batch ... -"),
+        Kind::Zstd => (
+            zstd_window(head)?,
+            "zstd -dc --long=31 FILE | sudoku-batch ... -",
+        ),
+        _ => return None,
+    };
+    (needs > MAX_WINDOW).then(|| window_message(kind, Some(needs), hint))
+}
+
+/// The words for a decoder that would need more than [`MAX_WINDOW`]; `needs` when known.
+fn window_message(kind: Kind, needs: Option<u64>, hint: &str) -> String {
+    let (what, made) = match kind {
+        Kind::Xz => ("dictionary", "xz --lzma2=dict=SIZE"),
+        _ => ("window", "zstd --long"),
+    };
+    let needs = needs.map_or("a larger".into(), |n| format!("a {}", mib(n)));
+    format!(
+        "this {} file was made with {needs} {what} (as `{made}` makes), and reading it would \
+         take that much memory; sudoku-batch reads a {what} of at most {}. Decompress it \
+         outside: {hint}",
+        kind.name(),
+        mib(MAX_WINDOW)
+    )
+}
+
+/// `bytes` in MiB or GiB, as the compressors state dictionary and window sizes.
+fn mib(bytes: u64) -> String {
+    if bytes >= 1 << 30 && bytes.is_multiple_of(1 << 27) {
+        // Whole eighths of a GiB, which f64 shows exactly: 1.5, 2.
+        format!("{} GiB", bytes as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{} MiB", bytes.div_ceil(1 << 20))
+    }
+}
+
+/// The LZMA2 dictionary size the first block header of an xz stream states, when `head` holds
+/// it (a stream of no block, or of other filters, states none).
+fn xz_dictionary(head: &[u8]) -> Option<u64> {
+    // The stream header (12 bytes), then the block header: its size / 4 - 1, flags (the
+    // filter count - 1 in the low bits; sizes present in the top two), the sizes, the filters.
+    let block = head.get(12..)?;
+    let size = (usize::from(*block.first()?) + 1) * 4;
+    let block = block.get(..size.min(block.len()))?;
+    let flags = *block.get(1)?;
+    let mut at = 2;
+    let varint = |at: &mut usize| -> Option<u64> {
+        let mut value = 0u64;
+        for shift in (0..63).step_by(7) {
+            let b = *block.get(*at)?;
+            *at += 1;
+            value |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Some(value);
+            }
+        }
+        None
+    };
+    for present in [0x40, 0x80] {
+        if flags & present != 0 {
+            varint(&mut at)?;
+        }
+    }
+    for _ in 0..=(flags & 3) {
+        let id = varint(&mut at)?;
+        let props = varint(&mut at)? as usize;
+        if id == 0x21 && props == 1 {
+            let bits = u32::from(*block.get(at)?);
+            return Some(match bits {
+                40 => u64::from(u32::MAX),
+                0..40 => (2 | u64::from(bits & 1)) << (bits / 2 + 11),
+                _ => return None,
+            });
+        }
+        at += props;
+    }
+    None
+}
+
+/// The window size a zstd frame header states (for a frame of one segment, its content size).
+fn zstd_window(head: &[u8]) -> Option<u64> {
+    let descriptor = *head.get(4)?;
+    let single_segment = descriptor & 0x20 != 0;
+    if !single_segment {
+        let w = *head.get(5)?;
+        let log = 10 + u32::from(w >> 3);
+        let base = 1u64 << log;
+        return Some(base + (base / 8) * u64::from(w & 7));
+    }
+    let dictionary_id = [0, 1, 2, 4][usize::from(descriptor & 3)];
+    let at = 5 + dictionary_id;
+    let (bytes, add) = match descriptor >> 6 {
+        0 => (1, 0),
+        1 => (2, 256),
+        2 => (4, 0),
+        _ => (8, 0),
+    };
+    let field = head.get(at..at + bytes)?;
+    let value = field
+        .iter()
+        .rev()
+        .fold(0u64, |v, &b| (v << 8) | u64::from(b));
+    Some(value + add)
+}
+
 /// A lower-case file name without the compression suffix it may end in (`.gz`, `.xz`,
 /// `.zst`, `.zstd`).
 pub(super) fn strip_suffix(name: &str) -> &str {
@@ -110,14 +238,22 @@ pub(super) fn decompress(
 ) -> io::Result<Box<dyn BufRead + Send>> {
     let decoded: Box<dyn Read + Send> = match kind {
         Kind::Gzip => Box::new(Labelled(kind, GzipMembers::new(input))),
-        Kind::Xz => Box::new(Labelled(
-            kind,
-            liblzma::bufread::XzDecoder::new_multi_decoder(input),
-        )),
-        Kind::Zstd => Box::new(Labelled(
-            kind,
-            zstd::stream::read::Decoder::with_buffer(input)?,
-        )),
+        Kind::Xz => {
+            let stream = liblzma::stream::Stream::new_stream_decoder(
+                XZ_MEMORY_LIMIT,
+                liblzma::stream::CONCATENATED,
+            )
+            .map_err(io::Error::other)?;
+            Box::new(Labelled(
+                kind,
+                liblzma::bufread::XzDecoder::new_stream(input, stream),
+            ))
+        }
+        Kind::Zstd => {
+            let mut decoder = zstd::stream::read::Decoder::with_buffer(input)?;
+            decoder.window_log_max(MAX_WINDOW_LOG)?;
+            Box::new(Labelled(kind, decoder))
+        }
         _ => return Ok(input),
     };
     Ok(Box::new(io::BufReader::with_capacity(
@@ -133,14 +269,31 @@ struct Labelled<R>(Kind, R);
 impl<R: Read> Read for Labelled<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.1.read(buf).map_err(|e| {
+            let kind = self.0;
             if e.kind() == io::ErrorKind::Interrupted {
                 e
+            } else if is_memory_limit(&e) {
+                let hint = match kind {
+                    Kind::Xz => "xz -dc FILE | sudoku-batch ... -",
+                    _ => "zstd -dc --long=31 FILE | sudoku-batch ... -",
+                };
+                io::Error::other(window_message(kind, None, hint))
             } else {
-                let kind = self.0.name();
+                let kind = kind.name();
                 io::Error::new(e.kind(), format!("corrupt or truncated {kind} data: {e}"))
             }
         })
     }
+}
+
+/// Whether `e` is a decoder's refusal to take more memory than it is allowed: liblzma's
+/// memory limit, or zstd's window limit (whose error is text only, zstd's own words).
+fn is_memory_limit(e: &io::Error) -> bool {
+    let lzma = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<liblzma::stream::Error>())
+        .is_some_and(|inner| matches!(inner, liblzma::stream::Error::MemLimit));
+    lzma || e.to_string().contains("Frame requires too much memory")
 }
 
 /// Gzip members one after another, as `gzip -d` reads them; zero bytes after the last member
@@ -272,6 +425,25 @@ mod tests {
         assert!(err.starts_with("corrupt or truncated gzip data"), "{err}");
         let cut = two[..two.len() - 3].to_vec();
         assert!(read_all(Kind::Gzip, cut, 8192).is_err());
+    }
+
+    #[test]
+    fn window_sizes_are_read_from_the_headers() {
+        assert_eq!(mib(3 << 29), "1.5 GiB");
+        assert_eq!(mib(2 << 30), "2 GiB");
+        assert_eq!(mib(256 << 20), "256 MiB");
+        // `xz -1` uses a dictionary of 1 MiB.
+        let xz = liblzma::encode_all(&b"x"[..], 1).unwrap();
+        assert_eq!(
+            xz_dictionary(&xz[..HEADER_BYTES.min(xz.len())]),
+            Some(1 << 20)
+        );
+        // A frame of one segment states its content's size, here 1,000 bytes.
+        let zst = zstd::encode_all(&[b'.'; 1000][..], 3).unwrap();
+        assert_eq!(zstd_window(&zst), Some(1000));
+        assert_eq!(too_large(Kind::Xz, &xz), None);
+        assert_eq!(too_large(Kind::Zstd, &zst), None);
+        assert_eq!(xz_dictionary(&xz[..14]), None);
     }
 
     #[test]

@@ -455,6 +455,32 @@ impl<R: BufRead> CsvRecords<R> {
         } else {
             Vec::new()
         };
+        // A column given by index must be in the first row (the header, or the first record):
+        // refused here as a name not in the header is, not left to make every row invalid.
+        if has_first {
+            let width = first.len();
+            for (option, given) in [("--column", Some(column)), ("--expect-column", expect)] {
+                if let Some(&Column::Index(i)) = given
+                    && i >= width
+                {
+                    let what = if is_header {
+                        format!(
+                            "the header has {}: {}",
+                            crate::words::count(width as u64, "column", "columns"),
+                            names.join(", ")
+                        )
+                    } else {
+                        format!(
+                            "the first row has {}",
+                            crate::words::count(width as u64, "field", "fields")
+                        )
+                    };
+                    return Err(OpenError::Usage(format!(
+                        "{option} {i}: no such column ({what}, numbered from 0)"
+                    )));
+                }
+            }
+        }
         let header_end = (has_first && is_header).then_some(first.end_offset);
         let mut pending = VecDeque::new();
         if has_first && !is_header {
@@ -483,18 +509,22 @@ impl<R: BufRead> CsvRecords<R> {
             None => None,
             Some(c) => Some(
                 match resolve_column(c, &SOLUTION_COLUMN_NAMES, &names, is_header)? {
-                    Some((i, _)) => i,
-                    None => found(true, Some(column)).ok_or_else(|| {
-                        OpenError::Usage(format!(
-                            "no column named {} and none holding solved grids in the first \
-                             rows; name the stated solutions' column",
-                            SOLUTION_COLUMN_NAMES.join(" or ")
-                        ))
-                    })?,
+                    Some(found) => found,
+                    None => found(true, Some(column))
+                        .map(|i| (i, "found by its content"))
+                        .ok_or_else(|| {
+                            OpenError::Usage(format!(
+                                "no column named {} and none holding solved grids in the first \
+                                 rows; name the stated solutions' column",
+                                SOLUTION_COLUMN_NAMES.join(" or ")
+                            ))
+                        })?,
                 },
             ),
         };
-        let column_used = describe_column(column, names.get(column), how);
+        let column_used = describe_column(column, names.get(column), how)
+            + &describe_expect(expect.map(|(i, how)| (i, names.get(i), how)));
+        let expect = expect.map(|(i, _)| i);
         Ok(CsvRecords {
             splitter,
             layout: CsvLayout {
@@ -588,8 +618,18 @@ pub(super) fn column_by_content<'a>(
 /// `how`.
 pub(super) fn describe_column(index: usize, name: Option<&String>, how: &str) -> String {
     match name {
-        Some(name) => format!("puzzles from column {index} ({name:?}), {how}"),
+        Some(name) => format!("puzzles from column {index} (\"{name}\"), {how}"),
         None => format!("puzzles from column {index}, {how}"),
+    }
+}
+
+/// The summary's words for the stated solutions' column (`validate --expect-column`), when
+/// there is one: its index, its name in the header, how it was chosen.
+pub(super) fn describe_expect(expect: Option<(usize, Option<&String>, &str)>) -> String {
+    match expect {
+        None => String::new(),
+        Some((i, Some(name), how)) => format!("; solutions from column {i} (\"{name}\"), {how}"),
+        Some((i, None, how)) => format!("; solutions from column {i}, {how}"),
     }
 }
 

@@ -1,6 +1,8 @@
 //! The inputs a run reads ([`Source`]), as the command line names them: files, `-` for stdin,
 //! and directories, which stand for the files in them in name order (not those in their
 //! subdirectories, nor hidden ones), optionally only those whose name matches a glob pattern.
+//! What a directory holds that is not read although its name would be (a subdirectory, a
+//! symbolic link to nothing, a pipe or socket) is named to the caller, never dropped unsaid.
 
 use std::path::{Path, PathBuf};
 
@@ -72,8 +74,14 @@ impl Source {
 /// The inputs `args` name, in order: a directory's files in name order, those whose name
 /// matches `glob` when given; no argument is stdin. Fails on a directory that cannot be
 /// listed, when the arguments name no file at all, and on a `glob` with no directory to
-/// apply to (it would be ignored).
-pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<Source>, ReadError> {
+/// apply to (it would be ignored). Each entry of a directory that is skipped although its
+/// name is neither hidden nor excluded by `glob` (a subdirectory, a dangling symbolic link,
+/// anything else that is no file) is handed to `skipped` with the reason, for a warning.
+pub fn expand(
+    args: &[PathBuf],
+    glob: Option<&str>,
+    skipped: &mut dyn FnMut(String),
+) -> Result<Vec<Source>, ReadError> {
     let is_dir = |arg: &PathBuf| std::fs::metadata(arg).is_ok_and(|m| m.is_dir());
     if glob.is_some() && !args.iter().any(is_dir) {
         let path = args
@@ -94,7 +102,7 @@ pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<Source>, ReadE
             sources.push(Source::from_arg(Some(arg)));
             continue;
         }
-        let listed = files_in(arg, glob).map_err(|source| ReadError::Io {
+        let listed = files_in(arg, glob, skipped).map_err(|source| ReadError::Io {
             path: arg.display().to_string(),
             source,
         })?;
@@ -114,9 +122,15 @@ pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<Source>, ReadE
     Ok(sources)
 }
 
-/// The files directly in `dir` that are not hidden and match `glob`, in name order.
-fn files_in(dir: &Path, glob: Option<&str>) -> std::io::Result<Vec<PathBuf>> {
+/// The files directly in `dir` that are not hidden and match `glob`, in name order; what else
+/// is there under such a name goes to `skipped`, in name order.
+fn files_in(
+    dir: &Path,
+    glob: Option<&str>,
+    skipped: &mut dyn FnMut(String),
+) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
+    let mut others = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name();
@@ -128,13 +142,43 @@ fn files_in(dir: &Path, glob: Option<&str>) -> std::io::Result<Vec<PathBuf>> {
         // other kinds without a call per file.
         let path = entry.path();
         let kind = entry.file_type()?;
-        if kind.is_file()
-            || kind.is_symlink() && std::fs::metadata(&path).is_ok_and(|m| m.is_file())
-        {
+        if kind.is_file() {
             files.push(path);
+            continue;
+        }
+        let target = if kind.is_symlink() {
+            std::fs::metadata(&path).map(|m| m.file_type())
+        } else {
+            Ok(kind)
+        };
+        match target {
+            Ok(t) if t.is_file() => files.push(path),
+            Ok(t) => {
+                let what = if t.is_dir() {
+                    "a directory (subdirectories are not read: name it to read its files)"
+                } else {
+                    "not a regular file (a pipe, socket or device in a directory is not read)"
+                };
+                let link = if kind.is_symlink() { "a link to " } else { "" };
+                others.push((path, format!("{link}{what}")));
+            }
+            Err(e) => {
+                let to = std::fs::read_link(&path)
+                    .map_or(String::new(), |t| format!(" to {}", t.display()));
+                let why = if e.kind() == std::io::ErrorKind::NotFound {
+                    "which does not exist".to_string()
+                } else {
+                    format!("which cannot be read ({e})")
+                };
+                others.push((path, format!("a symbolic link{to}, {why}")));
+            }
         }
     }
     files.sort();
+    others.sort();
+    for (path, why) in others {
+        skipped(format!("skipped {}: {why}", path.display()));
+    }
     Ok(files)
 }
 
@@ -239,17 +283,25 @@ mod tests {
                 .collect()
         };
         let arg = [dir.path().to_path_buf()];
+        let mut skipped = Vec::new();
+        let mut note = |s: String| skipped.push(s);
         assert_eq!(
-            names(expand(&arg, None).unwrap()),
+            names(expand(&arg, None, &mut note).unwrap()),
             ["a.txt", "b.txt", "c.csv"]
         );
         assert_eq!(
-            names(expand(&arg, Some("*.txt")).unwrap()),
+            names(expand(&arg, Some("*.txt"), &mut note).unwrap()),
             ["a.txt", "b.txt"]
         );
         let both = [dir.path().join("c.csv"), PathBuf::from("-")];
-        assert_eq!(names(expand(&both, None).unwrap()), ["c.csv", "-"]);
-        assert!(expand(&arg, Some("*.parquet")).is_err());
-        assert_eq!(expand(&[], None).unwrap(), [Source::Stdin]);
+        assert_eq!(
+            names(expand(&both, None, &mut note).unwrap()),
+            ["c.csv", "-"]
+        );
+        assert!(expand(&arg, Some("*.parquet"), &mut note).is_err());
+        assert_eq!(expand(&[], None, &mut note).unwrap(), [Source::Stdin]);
+        // The subdirectory, named each time its name was not excluded.
+        assert_eq!(skipped.len(), 2, "{skipped:?}");
+        assert!(skipped[0].contains("sub.txt: a directory"), "{skipped:?}");
     }
 }

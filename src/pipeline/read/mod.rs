@@ -321,8 +321,8 @@ pub struct Reader {
     /// The files' total size in bytes, when known.
     size: Option<u64>,
     /// The puzzle column of each input with columns, as [`RecordSource::column_used`] says:
-    /// the distinct ones, in the order met.
-    columns: Arc<Mutex<Vec<String>>>,
+    /// the distinct ones, in the order met, each with the inputs it was said of.
+    columns: ColumnsUsed,
     /// The records read: those whose index among all the inputs' records (from 0) is in this
     /// range; everything unless [`ReadOptions::shard`] is read by record index.
     keep: Range<u64>,
@@ -419,7 +419,7 @@ impl Reader {
             options: options.clone(),
             bytes_read: Arc::new(AtomicU64::new(0)),
             size: size.filter(|&n| n > 0),
-            columns: Arc::default(),
+            columns: ColumnsUsed::default(),
             keep,
             met: 0,
             slices,
@@ -492,7 +492,7 @@ impl Reader {
             options: options.clone(),
             bytes_read,
             size: None,
-            columns: Arc::default(),
+            columns: ColumnsUsed::default(),
             keep: 0..u64::MAX,
             met: 0,
             slices: None,
@@ -562,12 +562,19 @@ impl Reader {
         }))
     }
 
-    /// Keeps what the input just opened says of its puzzle column, once.
+    /// Keeps what the input just opened says of its puzzle column, with its name.
     fn note_column(&self) {
         if let Some(column) = self.records.column_used() {
-            let mut columns = self.columns.lock().unwrap_or_else(PoisonError::into_inner);
-            if !columns.contains(&column) {
-                columns.push(column);
+            let mut columns = self
+                .columns
+                .0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            let name = self.name().to_string();
+            match columns.iter_mut().find(|(c, _)| *c == column) {
+                Some((_, names)) if !names.contains(&name) => names.push(name),
+                Some(_) => {}
+                None => columns.push((column, vec![name])),
             }
         }
     }
@@ -593,9 +600,38 @@ impl Reader {
     }
 
     /// The puzzle columns of the inputs opened so far (CSV and Parquet), in words: which
-    /// column, and how it was chosen. Each distinct one once.
-    pub fn columns(&self) -> Arc<Mutex<Vec<String>>> {
+    /// column, and how it was chosen. Each distinct one once, with the inputs it is for.
+    pub fn columns(&self) -> ColumnsUsed {
         self.columns.clone()
+    }
+}
+
+/// The puzzle columns of the inputs opened so far, as [`Reader::columns`] gives them; shared
+/// with the reader, which adds to them as it opens inputs.
+#[derive(Debug, Clone, Default)]
+pub struct ColumnsUsed(Arc<Mutex<Vec<ColumnUsed>>>);
+
+/// One puzzle column in words, and the names of the inputs it was said of.
+type ColumnUsed = (String, Vec<String>);
+
+impl ColumnsUsed {
+    /// The summary's lines: each distinct column in words, and when the run has `many` inputs,
+    /// the inputs it is for (the first three, and how many more).
+    pub fn lines(&self, many: bool) -> Vec<String> {
+        let columns = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        columns
+            .iter()
+            .map(|(column, names)| {
+                if !many {
+                    return column.clone();
+                }
+                let mut shown = names.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+                if names.len() > 3 {
+                    shown += &format!(" and {} more", names.len() - 3);
+                }
+                format!("{shown}: {column}")
+            })
+            .collect()
     }
 }
 

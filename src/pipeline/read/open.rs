@@ -270,6 +270,17 @@ fn decoded(
     if let Some(message) = compressed::refusal(kind) {
         return Err(usage(message));
     }
+    if matches!(kind, compressed::Kind::Xz | compressed::Kind::Zstd) {
+        // The header that states the memory its decoder needs.
+        let more = compressed::HEADER_BYTES - head.len().min(compressed::HEADER_BYTES);
+        (&mut counting)
+            .take(more as u64)
+            .read_to_end(&mut head)
+            .map_err(io_err)?;
+        if let Some(message) = compressed::too_large(kind, &head) {
+            return Err(usage(message));
+        }
+    }
     let capacity = buffer_size(stream.size);
     let buffered = BufReader::with_capacity(capacity, io::Cursor::new(head).chain(counting));
     let mut input = compressed::decompress(kind, Box::new(buffered)).map_err(io_err)?;

@@ -18,7 +18,9 @@ use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
 };
 
-use super::csv::{Fields, OpenError, column_by_content, describe_column, resolve_column};
+use super::csv::{
+    Fields, OpenError, column_by_content, describe_column, describe_expect, resolve_column,
+};
 use super::{
     Expected, PUZZLE_COLUMN_NAMES, ReadError, ReadOptions, Record, RecordSource,
     SOLUTION_COLUMN_NAMES, invalid, puzzle,
@@ -63,6 +65,28 @@ fn bytes_at(array: &dyn Array, row: usize) -> Option<&[u8]> {
         DataType::BinaryView => array.as_binary_view().value(row),
         _ => return None,
     })
+}
+
+/// What a column of `data_type` holds, in words (not Arrow's type names).
+fn kind_words(data_type: &DataType) -> String {
+    match data_type {
+        DataType::List(item)
+        | DataType::LargeList(item)
+        | DataType::ListView(item)
+        | DataType::LargeListView(item)
+        | DataType::FixedSizeList(item, _) => {
+            format!("lists of {}", kind_words(item.data_type()))
+        }
+        t if t.is_integer() => "whole numbers".into(),
+        t if t.is_numeric() => "numbers".into(),
+        DataType::Boolean => "true/false values".into(),
+        DataType::Null => "only nulls".into(),
+        DataType::Struct(_) => "records of several fields".into(),
+        DataType::Map(..) => "maps".into(),
+        DataType::Dictionary(_, values) => kind_words(values),
+        t if t.is_temporal() => "dates or times".into(),
+        _ => "values of another kind".into(),
+    }
 }
 
 /// True for the column types that can hold puzzles.
@@ -168,16 +192,23 @@ impl ParquetRecords {
         let expect = match &options.expect_column {
             None => None,
             Some(c) => Some(match resolve(c, &SOLUTION_COLUMN_NAMES)? {
-                Some((i, _)) => i,
-                None => found(true, Some(column)).ok_or_else(|| {
-                    usage(
-                        "no column named solution or solutions and none holding solved \
-                         grids in the first rows; name the stated solutions' column"
-                            .into(),
-                    )
-                })?,
+                Some(found) => found,
+                None => found(true, Some(column))
+                    .map(|i| (i, "found by its content"))
+                    .ok_or_else(|| {
+                        usage(
+                            "no column named solution or solutions and none holding solved \
+                             grids in the first rows; name the stated solutions' column"
+                                .into(),
+                        )
+                    })?,
             }),
         };
+        let expect_used = describe_expect(expect.map(|(i, how)| {
+            let name = fields.get(i).map(|f| f.name());
+            (i, name, how)
+        }));
+        let expect = expect.map(|(i, _)| i);
         for i in [Some(column), expect].into_iter().flatten() {
             let Some(field) = fields.get(i) else {
                 return Err(usage(format!(
@@ -187,9 +218,10 @@ impl ParquetRecords {
             };
             if !is_text(field.data_type()) {
                 return Err(usage(format!(
-                    "column {i} ({:?}) holds {}, not text",
+                    "column {i} (\"{}\") holds {}, not text: name the column of puzzles \
+                     with --column",
                     field.name(),
-                    field.data_type()
+                    kind_words(field.data_type())
                 )));
             }
         }
@@ -211,7 +243,7 @@ impl ParquetRecords {
             puzzle_at: at(column),
             expect_at: expect.map(at),
             rows: 0,
-            column_used: describe_column(column, Some(fields[column].name()), how),
+            column_used: describe_column(column, Some(fields[column].name()), how) + &expect_used,
             bytes_read,
             size,
             total_rows,

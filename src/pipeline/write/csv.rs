@@ -21,9 +21,13 @@ impl<W: Write> std::fmt::Debug for CsvWriter<W> {
 /// The `csv` crate's error as the I/O error it wraps (the only kind its writer gives for
 /// records of the same length).
 fn io_error(e: csv::Error) -> io::Error {
+    if !e.is_io_error() {
+        // The crate's own words (its Display), not its error's debug text.
+        return io::Error::other(e.to_string());
+    }
     match e.into_kind() {
         csv::ErrorKind::Io(e) => e,
-        other => io::Error::other(format!("{other:?}")),
+        _ => io::Error::other("CSV error"),
     }
 }
 
