@@ -1,47 +1,55 @@
 #!/usr/bin/env bash
 # Regenerates every figure of BENCHMARKS.md and prints them as markdown, ready to paste.
 #
-#   scripts/bench.sh [-r ROUNDS] [-t TDOKU_ONCE] [-c CORPORA] [-a] [-q]
+#   scripts/bench.sh [-r ROUNDS] [-t TDOKU_BUILD] [-c CORPORA] [-o ORDER] [-s] [-q]
 #
-#   -r ROUNDS      interleaved rounds (default 7)
-#   -t TDOKU_ONCE  scripts/tdoku_once.c built against tdoku (that file says how), or the
-#                  TDOKU_ONCE environment variable; without it the tdoku columns are left out
-#   -c CORPORA     the directory of tdoku's puzzle files (default ../shared/corpora/tdoku beside
-#                  the repository, or the CORPORA environment variable)
-#   -a             the corpora as published, instead of relabelled and permuted copies
-#   -q             quick, to try the script: 3 rounds (unless -r says) on the first 2,000 puzzles
-#                  of each corpus, 100,000 records for the memory table, one run of the strategies
+#   -r ROUNDS       interleaved rounds (default 7)
+#   -t TDOKU_BUILD  the directory scripts/build_peers.sh wrote tdoku into (tdoku_once_O3_native,
+#                   tdoku_once_O3_native_pgo), or the TDOKU_BUILD environment variable; without
+#                   it the tdoku columns are left out
+#   -c CORPORA      the directory of tdoku's puzzle files (default ../shared/corpora/tdoku beside
+#                   the repository, or the CORPORA environment variable)
+#   -o ORDER        permuted (relabelled and permuted copies), published (the corpora as they
+#                   are) or both (default), each order a set of tables
+#   -s              the solver tables only (no memory, formats or strategies)
+#   -q              quick, to try the script: 3 rounds (unless -r says) on the first 2,000 puzzles
+#                   of each corpus, 100,000 records for the memory table, one run of the strategies
 #
-# Rounds. Each round runs, for every corpus and at limits 2 and 1, these programs back to back,
-# the first of them rotating from round to round:
+# Rounds. Each round runs, for every order, every corpus and at limits 2 and 1, these programs
+# back to back, the first of them rotating from round to round:
 #   - `sudoku-batch bench FILE --solver fast --runs 1` at 1 and 2 threads: the bare solver on
 #     puzzles parsed beforehand, its own clock around the solving;
 #   - `sudoku-batch solve FILE -j T -qq -o /dev/null` at T = 1 and 2: the whole process;
-#   - `examples/crate_once FILE L --time` (the `sudoku` crate) and TDOKU_ONCE FILE L --time:
-#     whole processes, which also report the rate of their solving loop alone.
+#   - `examples/crate_once FILE L --time` (the `sudoku` crate, built with this repository's
+#     release profile) and tdoku's two builds, `tdoku_once_* FILE L --time`: whole processes,
+#     which also report the rate of their bare solver, timed as `bench` times ours (puzzles
+#     parsed or copied beforehand, the clock around the solving only).
 # Whole processes are timed by bash (EPOCHREALTIME, read by the shell itself around the
 # process), every output going to descriptors opened once, so that no helper process and no
 # opening of a file is counted. Rates are medians over the rounds; ratios are medians of the
 # ratios within each round, which pair runs seconds apart and so suffer less from a shared
-# machine's slow spells than a ratio of two medians.
+# machine's slow spells than a ratio of two medians. "best peer" is, in each round, the fastest
+# of the crate and tdoku's builds on that corpus and limit.
 #
-# The copies (default) give each puzzle its own relabelling, row, column, band and stack
-# permutation and maybe a transposition (scripts/permute_corpus.py, seed 42), as tdoku's own
-# benchmark does, so that no solver gains from the orientation a corpus happens to have.
+# The copies give each puzzle its own relabelling, row, column, band and stack permutation and
+# maybe a transposition (scripts/permute_corpus.py, seed 42), as tdoku's own benchmark does, so
+# that no solver gains from the orientation a corpus happens to have: they are the fair basis.
 set -euo pipefail
 
 rounds=
-tdoku=${TDOKU_ONCE:-}
+tdoku=${TDOKU_BUILD:-}
 corpora=${CORPORA:-}
-permute=1
+order=both
+solvers_only=
 quick=
-usage="usage: $0 [-r ROUNDS] [-t TDOKU_ONCE] [-c CORPORA] [-a] [-q]"
-while getopts "r:t:c:aq" opt; do
+usage="usage: $0 [-r ROUNDS] [-t TDOKU_BUILD] [-c CORPORA] [-o permuted|published|both] [-s] [-q]"
+while getopts "r:t:c:o:sq" opt; do
   case $opt in
     r) rounds=$OPTARG ;;
     t) tdoku=$OPTARG ;;
     c) corpora=$OPTARG ;;
-    a) permute= ;;
+    o) order=$OPTARG ;;
+    s) solvers_only=1 ;;
     q) quick=1 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
@@ -51,14 +59,24 @@ if ! [[ $rounds =~ ^[1-9][0-9]*$ ]]; then
   echo "$usage" >&2
   exit 2
 fi
+case $order in
+  permuted) orders=(permuted) ;;
+  published) orders=(published) ;;
+  both) orders=(permuted published) ;;
+  *) echo "$usage" >&2; exit 2 ;;
+esac
 # Paths given are the caller's; the script runs from the repository's root.
 [ -n "$tdoku" ] && tdoku=$(realpath -m "$tdoku")
 [ -n "$corpora" ] && corpora=$(realpath -m "$corpora")
 cd "$(dirname "$0")/.."
 corpora=${corpora:-../shared/corpora/tdoku}
-if [ -n "$tdoku" ] && [ ! -x "$tdoku" ]; then
-  echo "error: $tdoku is not an executable (see scripts/tdoku_once.c)" >&2
-  exit 2
+if [ -n "$tdoku" ]; then
+  for build in O3_native O3_native_pgo; do
+    if [ ! -x "$tdoku/tdoku_once_$build" ]; then
+      echo "error: $tdoku/tdoku_once_$build is not an executable (see scripts/build_peers.sh)" >&2
+      exit 2
+    fi
+  done
 fi
 names=(puzzles2_17_clue puzzles3_magictour_top1465 puzzles5_forum_hardest_1905_11+
   puzzles6_forum_hardest_1106 puzzles7_serg_benchmark)
@@ -75,22 +93,26 @@ crate=target/release/examples/crate_once
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The inputs: each corpus (copied, or taken as it is), cut to 2,000 puzzles in quick mode.
+# The inputs: each corpus in each order (copied, or taken as it is), cut to 2,000 puzzles in
+# quick mode, as $tmp/ORDER/NAME.
 files=()
-for name in "${names[@]}"; do
-  short=${name#puzzles?_}
-  if [ -n "$permute" ]; then
-    python3 scripts/permute_corpus.py "$corpora/$name" "$tmp/$short" 42
-  else
-    grep -v '^#' "$corpora/$name" >"$tmp/$short"
-  fi
-  if [ -n "$quick" ]; then
-    head -n 2000 "$tmp/$short" >"$tmp/cut" && mv "$tmp/cut" "$tmp/$short"
-  fi
-  files+=("$tmp/$short")
+for o in "${orders[@]}"; do
+  mkdir -p "$tmp/$o"
+  for name in "${names[@]}"; do
+    file=$tmp/$o/${name#puzzles?_}
+    if [ "$o" = permuted ]; then
+      python3 scripts/permute_corpus.py "$corpora/$name" "$file" 42
+    else
+      grep -v '^#' "$corpora/$name" >"$file"
+    fi
+    if [ -n "$quick" ]; then
+      head -n 2000 "$file" >"$tmp/cut" && mv "$tmp/cut" "$file"
+    fi
+    files+=("$file")
+  done
 done
 
-exec 4>/dev/null 5>"$tmp/crate.err" 6>"$tmp/tdoku.err"
+exec 4>/dev/null 5>"$tmp/peer.err"
 # Runs a whole process and appends its time in microseconds to the round's record.
 timed() {
   local t0 t1
@@ -107,37 +129,43 @@ bare() { # threads
   IFS=, read -r _ _ puzzles _ rate _ _ _ _ guesses _ <<<"$row"
   record+=" $puzzles $rate $guesses"
 }
+# A peer as a whole process, then what it reports on stderr (its solver's rate; tdoku's
+# guesses per puzzle).
+peer() {
+  timed "$@" "$file" "$limit" --time 2>&5
+  record+=" $(tail -n 1 "$tmp/peer.err")"
+}
 run() {
   case $1 in
     bench1) bare 1 ;;
     bench2) bare 2 ;;
     solve1) timed "$bin" solve "$file" -j 1 --limit "$limit" -qq -o /dev/null ;;
     solve2) timed "$bin" solve "$file" -j 2 --limit "$limit" -qq -o /dev/null ;;
-    crate)
-      timed "$crate" "$file" "$limit" --time 2>&5
-      record+=" $(tail -n 1 "$tmp/crate.err")"
-      ;;
-    tdoku)
-      timed "$tdoku" "$file" "$limit" --time 2>&6
-      record+=" $(tail -n 1 "$tmp/tdoku.err")"
-      ;;
+    crate) peer "$crate" ;;
+    tdoku) peer "$tdoku/tdoku_once_O3_native" ;;
+    tdoku_pgo) peer "$tdoku/tdoku_once_O3_native_pgo" ;;
   esac
 }
 
-# The two peers must agree on every count (a check, and a warm-up for the file cache).
-if [ -n "$tdoku" ]; then
-  for file in "${files[@]}"; do
-    for limit in 2 1; do
-      if ! cmp -s <("$crate" "$file" "$limit") <("$tdoku" "$file" "$limit"); then
-        echo "error: the crate and tdoku count $file differently at limit $limit" >&2
+# The peers must agree with `solve` on every count (a check, and a warm-up for the file cache).
+peers=("$crate")
+[ -n "$tdoku" ] && peers+=("$tdoku/tdoku_once_O3_native" "$tdoku/tdoku_once_O3_native_pgo")
+for file in "${files[@]}"; do
+  for limit in 2 1; do
+    "$bin" solve "$file" --limit "$limit" -qq -o "$tmp/ours.csv"
+    # The count is the solutions column (the fourth) of solve's CSV.
+    cut -d, -f4 "$tmp/ours.csv" | tail -n +2 >"$tmp/ours"
+    for p in "${peers[@]}"; do
+      if ! cmp -s "$tmp/ours" <("$p" "$file" "$limit"); then
+        echo "error: $p counts $file differently from sudoku-batch at limit $limit" >&2
         exit 1
       fi
     done
   done
-fi
+done
 
 programs=(bench1 bench2 solve1 solve2 crate)
-[ -n "$tdoku" ] && programs+=(tdoku)
+[ -n "$tdoku" ] && programs+=(tdoku tdoku_pgo)
 : >"$tmp/rounds"
 : >"$tmp/load"
 started=$SECONDS
@@ -145,7 +173,7 @@ for r in $(seq "$rounds"); do
   cut -d' ' -f1 /proc/loadavg >>"$tmp/load"
   for file in "${files[@]}"; do
     for limit in 2 1; do
-      # One line per round: name limit, then each program's fields in a fixed order.
+      # One line per round: order, name, limit, then each program's fields in a fixed order.
       declare -A fields=()
       for k in "${!programs[@]}"; do
         p=${programs[$(((r + k) % ${#programs[@]}))]}
@@ -153,8 +181,8 @@ for r in $(seq "$rounds"); do
         run "$p"
         fields[$p]=$record
       done
-      line="$(basename "$file") $limit"
-      for p in bench1 bench2 solve1 solve2 crate tdoku; do
+      line="$(basename "$(dirname "$file")") $(basename "$file") $limit"
+      for p in bench1 bench2 solve1 solve2 crate tdoku tdoku_pgo; do
         line+=" ${fields[$p]:-- - -}"
       done
       echo "$line" >>"$tmp/rounds"
@@ -171,10 +199,11 @@ cpu() { grep -m1 "^$1" /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'; }
 echo "- $(cpu 'model name') (family $(cpu 'cpu family'), model $(cpu model)," \
   "$(grep -qw avx512f /proc/cpuinfo || echo "no ")AVX-512), $(nproc) CPUs," \
   "$(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo), $(uname -sr)"
-echo "- $(rustc -V); $(gcc --version | head -n 1)"
+echo "- $(rustc -V); $(clang --version 2>/dev/null | head -n 1 || echo "no clang")"
 echo "- rounds: $rounds, in $((elapsed / 60)) min $((elapsed % 60)) s; load average (1 min)" \
-  "$(sort -g "$tmp/load" | head -n 1) to $(sort -g "$tmp/load" | tail -n 1) during them"
-echo "- corpora: $([ -n "$permute" ] && echo "relabelled and permuted copies (seed 42)" || echo "as published")$([ -n "$quick" ] && echo ", first 2,000 puzzles (quick mode)")"
+  "$(sort -g "$tmp/load" | head -n 1) to $(sort -g "$tmp/load" | tail -n 1)" \
+  "(median $(sort -g "$tmp/load" | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')) during them"
+echo "- corpora: ${orders[*]}$([ -n "$quick" ] && echo ", first 2,000 puzzles (quick mode)")"
 echo
 
 # A rate rounded to a whole number, with thousands separators.
@@ -184,13 +213,14 @@ awk_rate='function rate(x,   s) {
   return s
 }'
 # Fields of a line of $tmp/rounds (tdoku's are "-" when it is absent):
-#  1 corpus  2 limit
-#  3-5 bench -j 1: puzzles, rate, guesses     6-8 bench -j 2: puzzles, rate, guesses
-#  9 solve -j 1 us   10 solve -j 2 us   11 crate us   12 crate loop rate
-#  13 tdoku us   14 tdoku loop rate   15 tdoku guesses
-# Prints one of the three tables from the rounds: bare | process | threads.
-report() {
-  awk -v table="$1" -v tdoku="${tdoku:+1}" "$awk_rate"'
+#  1 order  2 corpus  3 limit
+#  4-6 bench -j 1: puzzles, rate, guesses     7-9 bench -j 2: puzzles, rate, guesses
+#  10 solve -j 1 us   11 solve -j 2 us   12 crate us   13 crate solver rate
+#  14 tdoku us   15 tdoku solver rate   16 tdoku guesses
+#  17 tdoku PGO us   18 tdoku PGO solver rate   19 tdoku PGO guesses
+# Prints one of the three tables of one order from the rounds: bare | process | threads.
+report() { # table order
+  awk -v table="$1" -v order="$2" -v tdoku="${tdoku:+1}" "$awk_rate"'
     function median(list,   v, n, i, j, t) {
       n = split(list, v, " ")
       for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
@@ -200,52 +230,68 @@ report() {
     }
     function add(name, value) { col[key, name] = col[key, name] " " value }
     function ratio(x) { return sprintf("%.2fx", x) }
-    {
-      key = $1 SUBSEP $2
-      if (!(key in seen)) { seen[key] = 1; order[++keys] = key }
-      n = $3
-      add("b1", $4); add("b2", $7); add("g", $5)
-      add("s1", n * 1e6 / $9); add("s2", n * 1e6 / $10)
-      add("c", n * 1e6 / $11); add("cl", $12)
-      add("b1/cl", $4 / $12); add("s1/c", $11 / $9); add("s2/c", $11 / $10)
-      add("b2/b1", $7 / $4); add("s2/s1", $9 / $10); add("s1/b1", n * 1e6 / $9 / $4)
+    function max(a, b) { return a > b ? a : b }
+    function min(a, b) { return a < b ? a : b }
+    $1 == order {
+      key = $2 SUBSEP $3
+      if (!(key in seen)) { seen[key] = 1; order_[++keys] = key }
+      n = $4
+      add("b1", $5); add("b2", $8); add("g", $6)
+      add("s1", n * 1e6 / $10); add("s2", n * 1e6 / $11)
+      add("c", n * 1e6 / $12); add("cl", $13)
+      add("b1/cl", $5 / $13); add("s1/c", $12 / $10)
+      add("b2/b1", $8 / $5); add("s2/s1", $10 / $11); add("s1/b1", n * 1e6 / $10 / $5)
+      bestl = $13; bestus = $12
       if (tdoku) {
-        add("t", n * 1e6 / $13); add("tl", $14); add("tg", $15)
-        add("b1/tl", $4 / $14); add("s1/t", $13 / $9); add("s2/t", $13 / $10)
+        add("t", n * 1e6 / $14); add("tl", $15); add("tg", $16)
+        add("p", n * 1e6 / $17); add("pl", $18)
+        add("b1/tl", $5 / $15); add("b1/pl", $5 / $18)
+        add("s1/t", $14 / $10); add("s1/p", $17 / $10)
+        bestl = max(bestl, max($15, $18)); bestus = min(bestus, min($14, $17))
       }
+      add("b1/best", $5 / bestl); add("s1/best", bestus / $10); add("s2/best", bestus / $11)
     }
     function m(name) { return median(col[key, name]) }
+    # The peer with the highest median rate of rates a, b, c (crate, tdoku, tdoku PGO).
+    function best(a, b, c) {
+      if (!tdoku || (a >= b && a >= c)) return "crate"
+      return b >= c ? "tdoku" : "tdoku PGO"
+    }
     END {
+      peers = tdoku ? " tdoku | tdoku PGO |" : ""
       if (table == "bare") {
-        printf "| corpus | limit | `fast` | crate |%s fast / crate |%s fast guesses |%s\n",
-          tdoku ? " tdoku |" : "", tdoku ? " fast / tdoku |" : "", tdoku ? " tdoku guesses |" : ""
-        printf "|---|---:|---:|---:|%s---:|%s---:|%s\n", tdoku ? "---:|" : "",
-          tdoku ? "---:|" : "", tdoku ? "---:|" : ""
+        printf "| corpus | limit | `fast` | crate |%s fast / crate |%s fast / best peer | best peer | fast guesses |%s\n",
+          peers, tdoku ? " fast / tdoku | fast / tdoku PGO |" : "", tdoku ? " tdoku guesses |" : ""
+        printf "|---|---:|---:|---:|%s---:|%s---:|---|---:|%s\n", tdoku ? "---:|---:|" : "",
+          tdoku ? "---:|---:|" : "", tdoku ? "---:|" : ""
       } else if (table == "process") {
-        printf "| corpus | limit | `solve -j 1` | `solve -j 2` | crate |%s -j 1 / crate | -j 2 / crate |%s\n",
-          tdoku ? " tdoku |" : "", tdoku ? " -j 1 / tdoku | -j 2 / tdoku |" : ""
-        printf "|---|---:|---:|---:|---:|%s---:|---:|%s\n", tdoku ? "---:|" : "",
+        printf "| corpus | limit | `solve -j 1` | `solve -j 2` | crate |%s -j 1 / crate |%s -j 1 / best peer | -j 2 / best peer | best peer |\n",
+          peers, tdoku ? " -j 1 / tdoku | -j 1 / tdoku PGO |" : ""
+        printf "|---|---:|---:|---:|---:|%s---:|%s---:|---:|---|\n", tdoku ? "---:|---:|" : "",
           tdoku ? "---:|---:|" : ""
       } else {
         print "| corpus | limit | `bench` -j 2 / -j 1 | `solve` -j 2 / -j 1 | `solve -j 1` / `bench` -j 1 |"
         print "|---|---:|---:|---:|---:|"
       }
       for (i = 1; i <= keys; i++) {
-        key = order[i]
+        key = order_[i]
         split(key, k, SUBSEP)
         printf "| %s | %s |", k[1], k[2]
         if (table == "bare") {
           printf " %s | %s |", rate(m("b1")), rate(m("cl"))
-          if (tdoku) printf " %s |", rate(m("tl"))
+          if (tdoku) printf " %s | %s |", rate(m("tl")), rate(m("pl"))
           printf " %s |", ratio(m("b1/cl"))
-          if (tdoku) printf " %s |", ratio(m("b1/tl"))
+          if (tdoku) printf " %s | %s |", ratio(m("b1/tl")), ratio(m("b1/pl"))
+          printf " %s | %s |", ratio(m("b1/best")), best(m("cl"), m("tl"), m("pl"))
           printf " %.2f |", m("g")
           if (tdoku) printf " %.2f |", m("tg")
         } else if (table == "process") {
           printf " %s | %s | %s |", rate(m("s1")), rate(m("s2")), rate(m("c"))
-          if (tdoku) printf " %s |", rate(m("t"))
-          printf " %s | %s |", ratio(m("s1/c")), ratio(m("s2/c"))
-          if (tdoku) printf " %s | %s |", ratio(m("s1/t")), ratio(m("s2/t"))
+          if (tdoku) printf " %s | %s |", rate(m("t")), rate(m("p"))
+          printf " %s |", ratio(m("s1/c"))
+          if (tdoku) printf " %s | %s |", ratio(m("s1/t")), ratio(m("s1/p"))
+          printf " %s | %s | %s |", ratio(m("s1/best")), ratio(m("s2/best")),
+            best(m("c"), m("t"), m("p"))
         } else {
           printf " %s | %s | %.2f |", ratio(m("b2/b1")), ratio(m("s2/s1")), m("s1/b1")
         }
@@ -254,18 +300,22 @@ report() {
     }' "$tmp/rounds"
 }
 
-echo "## Bare solver, one thread (puzzles/s)"
-echo
-report bare
-echo
-echo "## Whole process (puzzles/s)"
-echo
-report process
-echo
-echo "## Two threads"
-echo
-report threads
-echo
+for o in "${orders[@]}"; do
+  what=$([ "$o" = permuted ] && echo "relabelled and permuted copies" || echo "as published")
+  echo "## Bare solver, one thread, corpora $what (puzzles/s)"
+  echo
+  report bare "$o"
+  echo
+  echo "## Whole process, corpora $what (puzzles/s)"
+  echo
+  report process "$o"
+  echo
+  echo "## Two threads, corpora $what"
+  echo
+  report threads "$o"
+  echo
+done
+[ -n "$solvers_only" ] && exit 0
 echo "## Peak memory"
 echo
 scripts/peak_rss.sh $([ -n "$quick" ] && echo 100000)

@@ -2,31 +2,18 @@
  * outside (`scripts/bench.sh`), as examples/crate_once.rs does for the `sudoku` crate: reads a
  * corpus file, counts each puzzle's solutions up to LIMIT (default 2) with tdoku, prints one
  * count per line. Lines of fewer than 81 characters and lines starting with '#' are skipped;
- * blanks must be '.', as tdoku expects. With `--time` last, it also prints to stderr the
- * puzzles per second of its solving loop (tdoku's parsing and the printing of the counts
- * included; process start and reading excluded) and tdoku's guesses per puzzle.
+ * blanks must be '.', as tdoku expects.
+ *
+ * With `--time` last, it also prints to stderr the puzzles per second of its solving loop and
+ * tdoku's guesses per puzzle. That loop is timed as `sudoku-batch bench` times its own solver
+ * and as tdoku's run_benchmark times every solver: the puzzles are first copied out of the file
+ * into an array of 82-byte strings (tdoku's own benchmark keeps its data set so), and the clock
+ * runs only around the calls of the solver, whose counts are kept in an array and printed after
+ * the clock has stopped. Start, reading, splitting lines and printing are the whole process's.
  *
  * tdoku (https://github.com/t-dillon/tdoku, BSD-2) is built outside this repository, never
- * copied into it. Beside this repository, with cmake:
- *
- *   git clone https://github.com/t-dillon/tdoku ../tdoku
- *   cmake -S ../tdoku -B ../tdoku/build -DCMAKE_BUILD_TYPE=Release -DARCH=native
- *   make -C ../tdoku/build tdoku_static
- *
- * or without cmake, compiling the two sources of its `tdoku_static` target:
- *
- *   mkdir -p ../tdoku/build
- *   for f in solver_dpll_triad_simd util; do g++ -std=c++14 -O3 -march=native -fno-exceptions \
- *       -fno-rtti -fpic -c ../tdoku/src/$f.cc -o ../tdoku/build/$f.o; done
- *   ar rcs ../tdoku/build/libtdoku_static.a ../tdoku/build/solver_dpll_triad_simd.o \
- *       ../tdoku/build/util.o
- *
- * then:
- *
- *   gcc -O3 -march=native -o ../tdoku_once scripts/tdoku_once.c ../tdoku/build/libtdoku_static.a \
- *       -static-libgcc -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic -lm
- *
- * The C++ runtime is linked statically so that the process loads the C library only. */
+ * copied into it: `scripts/build_peers.sh TDOKU_DIR OUT_DIR` compiles it and this file as
+ * tdoku's BENCH.sh does, with clang -O3 -march=native and with clang's profile-guided build. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,11 +53,16 @@ int main(int argc, char **argv) {
         perror(argv[1]);
         return 2;
     }
-    static char out[1 << 18];
-    setvbuf(stdout, out, _IOFBF, sizeof out);
-    char solution[81];
-    size_t guesses, total_guesses = 0, puzzles = 0;
-    double started = now();
+    fclose(f);
+    /* At most one puzzle per 82 bytes of the file. */
+    size_t capacity = n / 82 + 1;
+    char *puzzles = malloc(capacity * 82);
+    size_t *counts = malloc(capacity * sizeof *counts);
+    if (!puzzles || !counts) {
+        perror("tdoku_once");
+        return 2;
+    }
+    size_t count = 0;
     for (char *line = text; line < text + n;) {
         char *end = memchr(line, '\n', text + n - line);
         if (!end) {
@@ -78,22 +70,31 @@ int main(int argc, char **argv) {
         }
         if (end - line >= 81 && line[0] != '#') {
             /* tdoku reads a 729-character pencilmark puzzle when input[81] is not an end. */
-            char puzzle[82];
-            memcpy(puzzle, line, 81);
-            puzzle[81] = '\0';
-            guesses = 0;
-            printf("%zu\n", TdokuSolverDpllTriadSimd(puzzle, limit, 0, solution, &guesses));
-            total_guesses += guesses;
-            puzzles++;
+            memcpy(puzzles + 82 * count, line, 81);
+            puzzles[82 * count + 81] = '\0';
+            count++;
         }
         line = end + 1;
     }
+    char solution[81];
+    size_t guesses, total_guesses = 0;
+    double started = now();
+    for (size_t i = 0; i < count; i++) {
+        guesses = 0;
+        counts[i] = TdokuSolverDpllTriadSimd(puzzles + 82 * i, limit, 0, solution, &guesses);
+        total_guesses += guesses;
+    }
     double elapsed = now() - started;
+    static char out[1 << 18];
+    setvbuf(stdout, out, _IOFBF, sizeof out);
+    for (size_t i = 0; i < count; i++) {
+        printf("%zu\n", counts[i]);
+    }
     if (fflush(stdout) != 0) {
         return 2;
     }
-    if (timed && puzzles > 0) {
-        fprintf(stderr, "%.1f %.2f\n", puzzles / elapsed, (double)total_guesses / puzzles);
+    if (timed && count > 0) {
+        fprintf(stderr, "%.1f %.2f\n", count / elapsed, (double)total_guesses / count);
     }
     return 0;
 }
