@@ -17,7 +17,7 @@ pub mod stopwatch;
 pub mod write;
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, sync_channel};
@@ -204,7 +204,7 @@ pub enum RunError {
         /// The file's name.
         path: String,
         /// Which two roles it plays.
-        what: &'static str,
+        what: String,
     },
 }
 
@@ -365,7 +365,7 @@ where
     // watched for.
     let opening_outputs = {
         let config = config.clone();
-        move || Outputs::open(&config)
+        move || Outputs::open(&output::Plan::of_run(&config))
     };
     let Some(outputs) = until_stopped(config.stop, opening_outputs)? else {
         return Ok(Summary {
@@ -416,15 +416,15 @@ where
     };
     let (reader, resumed) = opened?;
     // The options go beside the output before it is emptied, so that an output with rows
-    // always has them.
-    let sidecar = match (&options, &config.output) {
-        (Some(options), Output::Path(path)) if encodings.0.appendable() => {
-            Some(options.record(path).map_err(write_err(
-                &resume::RunOptions::path(path).display().to_string(),
-            ))?)
+    // always has them; a record left by an earlier run that wrote other rows there goes.
+    if let Some(path) = &outputs.record {
+        match &options {
+            Some(options) if encodings.0.appendable() => {
+                record_options(options, path, config.resume)?;
+            }
+            _ => remove_record(path)?,
         }
-        _ => None,
-    };
+    }
     let names = many.then(|| reader.names());
     let columns_used = reader.columns();
     let tables = Tables {
@@ -460,10 +460,6 @@ where
     sink.finish()?;
     // A puzzle stopped mid-search after the whole input was read.
     let interrupted = interrupted || sink.stopped;
-    // A finished output needs no record of its options.
-    if let (Some(sidecar), false) = (sidecar, interrupted) {
-        let _ = std::fs::remove_file(sidecar);
-    }
     let mut summary = sink.summary;
     summary.interrupted = interrupted;
     summary.inputs = config.inputs.len();
@@ -476,6 +472,38 @@ where
     }
     summary.wall = started.elapsed();
     Ok(summary)
+}
+
+/// Writes `options` at `path`, beside the results file. A record that cannot be written is
+/// no error, unless the run is resumed: the output then simply cannot be resumed later.
+fn record_options(options: &resume::RunOptions, path: &Path, resume: bool) -> Result<(), RunError> {
+    let Err(e) = options.write_to(path) else {
+        return Ok(());
+    };
+    // Half a record is no record: it would keep later runs from replacing it.
+    let _ = std::fs::remove_file(path);
+    if resume {
+        return Err(RunError::Resume {
+            path: path.display().to_string(),
+            message: format!(
+                "the record of the run's options cannot be written ({e}), so the output could \
+                 not be resumed again; run without --resume, or write the output where its \
+                 directory is writable"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Removes the record of the options of an earlier run that wrote the results file, which
+/// this run replaces with rows of other options (or of another command).
+fn remove_record(path: &Path) -> Result<(), RunError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => {
+            Err(write_err(&path.display().to_string())(e))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// What a run's outputs hold: their columns, encodings, and the inputs' names when each row
