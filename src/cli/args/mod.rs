@@ -2,7 +2,7 @@
 //! module holds the command, the argument groups the verbs share and the exit codes; `verbs`
 //! holds each verb's own arguments.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -169,9 +169,11 @@ pub struct InputArgs {
 
 impl InputArgs {
     /// The inputs these arguments name and how to read them, the shard included; a usage
-    /// error for a shard that cannot be had, before any file is created.
-    pub fn open(&self) -> Result<(Vec<Source>, ReadOptions), RunError> {
+    /// error for a shard that cannot be had, before any file is created, and for an `output`
+    /// that an input directory lists (an earlier run's output, most likely).
+    pub fn open(&self, output: Option<&Path>) -> Result<(Vec<Source>, ReadOptions), RunError> {
         let inputs = inputs::expand(&self.inputs, self.glob.as_deref())?;
+        self.refuse_listed_output(&inputs, output)?;
         let shard = self.shard.shard()?;
         if shard.is_some() && inputs.iter().any(Source::reads_once) {
             // A shard copies stdin or a pipe to a temporary file, made once the outputs are:
@@ -188,6 +190,48 @@ impl InputArgs {
             ..self.read.options()
         };
         Ok((inputs, read))
+    }
+}
+
+impl InputArgs {
+    /// Refuses an `output` that is one of the files listed from an input directory: the
+    /// output of an earlier run written into that directory is read as an input.
+    fn refuse_listed_output(
+        &self,
+        inputs: &[Source],
+        output: Option<&Path>,
+    ) -> Result<(), RunError> {
+        use std::os::unix::fs::MetadataExt;
+        let Some((path, output)) = output.and_then(|o| Some((o, std::fs::metadata(o).ok()?)))
+        else {
+            return Ok(());
+        };
+        let dirs = self
+            .inputs
+            .iter()
+            .filter(|arg| std::fs::metadata(arg).is_ok_and(|m| m.is_dir()));
+        for dir in dirs {
+            let listed = inputs.iter().any(|source| match source {
+                Source::Path(p) => {
+                    p.parent() == Some(dir.as_path())
+                        && std::fs::metadata(p)
+                            .is_ok_and(|m| (m.dev(), m.ino()) == (output.dev(), output.ino()))
+                }
+                Source::Stdin => false,
+            });
+            if listed {
+                return Err(RunError::SameFile {
+                    path: path.display().to_string(),
+                    what: format!(
+                        "the output is the input: it lies in the input directory {}, whose \
+                         files are all read (it is likely the output of an earlier run); write \
+                         the output elsewhere, move it out, or pick the inputs with --glob",
+                        dir.display()
+                    ),
+                });
+            }
+        }
+        Ok(())
     }
 }
 
