@@ -70,7 +70,6 @@ pub fn run(args: MergeArgs) -> Result<Exit, RunError> {
         record: true,
     };
     let mut outputs = Outputs::open(&plan)?;
-    let options = same_options(&args.parts)?;
     // The lines in order, checked part by part, with the byte where each part's rows start.
     let mut header: Option<csv::StringRecord> = None;
     let mut last: Option<(String, u64)> = None;
@@ -145,6 +144,7 @@ pub fn run(args: MergeArgs) -> Result<Exit, RunError> {
             last = Some((input, line));
         }
     }
+    let options = same_options(&args.parts)?;
     if !sources.is_empty() {
         let has_puzzle = header
             .as_ref()

@@ -351,7 +351,6 @@ where
         }
         _ => None,
     };
-    let encodings = encodings(config)?;
     // With several inputs, every output says which input each row comes from.
     let many = config.inputs.len() > 1;
     let columns: Vec<Field> = many
@@ -375,6 +374,8 @@ where
         });
     };
     let mut outputs = outputs?;
+    // After the checks of the outputs' identity, which say more about a mistaken name.
+    let encodings = encodings(config)?;
     let opening = {
         let (inputs, read) = (config.inputs.clone(), config.read.clone());
         let solutions = config.emit_solutions.clone();

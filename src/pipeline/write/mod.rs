@@ -299,16 +299,16 @@ impl Encoding {
 
     /// The encoding of the `--emit-solutions` file named `path` (`None`: stdout) of a run
     /// whose results are written with `results`: the format its name says (as for
-    /// [`Encoding::of`]), else (a name with no extension, a pipe) the results' format;
-    /// compressed when its name says.
+    /// [`Encoding::of`]), else (a name with no extension or another one, a pipe) the results'
+    /// format; compressed when its name says. A `.json` name is refused.
     pub fn for_solutions(path: Option<&Path>, results: Encoding) -> Result<Encoding, String> {
-        let (named, compression) = Encoding::by_name(path, true)?;
+        let (named, compression) = Encoding::by_name(path, false)?;
         Encoding::checked(named.unwrap_or(results.format), compression)
     }
 
     /// The format and compression the name of `path` says; the format is `None` for stdout,
     /// a path that is no regular file, and a name without extension. An extension that is no
-    /// format is refused when `strict`.
+    /// format is refused when `strict` (and `.json` always).
     fn by_name(
         path: Option<&Path>,
         strict: bool,
@@ -329,7 +329,8 @@ impl Encoding {
             .unwrap_or((name.as_str(), Compression::None));
         match format_by_name(base) {
             Ok(format) => Ok((format, compression)),
-            Err(_) if !strict => Ok((None, compression)),
+            // A JSON name is never given rows of another format.
+            Err(_) if !strict && !base.ends_with(".json") => Ok((None, compression)),
             Err(e) => Err(e),
         }
     }
