@@ -334,7 +334,8 @@ impl Outputs {
                 if !is_record_or_absent(&record) {
                     return Err(refuse(
                         &name,
-                        "the record of the run's options beside the output goes there, and                          this file is no such record: it is left alone; move it away"
+                        "the record of the run's options beside the output goes there, and \
+                         this file is no such record: it is left alone; move it away"
                             .into(),
                     ));
                 }
@@ -365,10 +366,11 @@ impl Outputs {
     }
 }
 
-/// True when nothing is at `path`, or a record of a run's options that this tool wrote.
+/// True when nothing is (or can be) at `path`, or a record of a run's options that this tool wrote.
 fn is_record_or_absent(path: &Path) -> bool {
     match std::fs::symlink_metadata(path) {
-        Err(e) => e.kind() == io::ErrorKind::NotFound,
+        // Nothing there, or a name no file can have: nothing to replace.
+        Err(_) => true,
         Ok(m) if m.is_file() => std::fs::read(path).is_ok_and(|text| RunOptions::is_record(&text)),
         Ok(_) => false,
     }

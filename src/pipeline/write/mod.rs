@@ -293,8 +293,12 @@ impl Encoding {
     /// refused unless `format` is given, as are a bzip2 name and a compressed Parquet file
     /// (Parquet compresses its own pages).
     pub fn of(path: Option<&Path>, format: Option<OutputFormat>) -> Result<Encoding, String> {
-        let (named, compression) = Encoding::by_name(path, format.is_none())?;
-        Encoding::checked(format.or(named).unwrap_or_default(), compression)
+        let (named, compression) = Encoding::by_name(path)?;
+        let format = match format {
+            Some(format) => format,
+            None => named?.unwrap_or_default(),
+        };
+        Encoding::checked(format, compression)
     }
 
     /// The encoding of the `--emit-solutions` file named `path` (`None`: stdout) of a run
@@ -302,21 +306,27 @@ impl Encoding {
     /// [`Encoding::of`]), else (a name with no extension or another one, a pipe) the results'
     /// format; compressed when its name says. A `.json` name is refused.
     pub fn for_solutions(path: Option<&Path>, results: Encoding) -> Result<Encoding, String> {
-        let (named, compression) = Encoding::by_name(path, false)?;
-        Encoding::checked(named.unwrap_or(results.format), compression)
+        let (named, compression) = Encoding::by_name(path)?;
+        let json = path.is_some_and(|p| p.to_string_lossy().to_ascii_lowercase().contains(".json"));
+        let format = match named {
+            Ok(format) => format.unwrap_or(results.format),
+            Err(e) if json => return Err(e),
+            Err(_) => results.format,
+        };
+        Encoding::checked(format, compression)
     }
 
-    /// The format and compression the name of `path` says; the format is `None` for stdout,
-    /// a path that is no regular file, and a name without extension. An extension that is no
-    /// format is refused when `strict` (and `.json` always).
+    /// The compression the name of `path` says, and the format: `None` for stdout, a path
+    /// that is no regular file, and a name without extension; an error naming an extension
+    /// that is no format. A bzip2 name is refused.
+    #[allow(clippy::type_complexity)]
     fn by_name(
         path: Option<&Path>,
-        strict: bool,
-    ) -> Result<(Option<OutputFormat>, Compression), String> {
+    ) -> Result<(Result<Option<OutputFormat>, String>, Compression), String> {
         let stream = path.is_some_and(|p| std::fs::metadata(p).is_ok_and(|m| !m.is_file()));
         let name = match path.and_then(Path::file_name) {
             Some(name) if !stream => name.to_string_lossy().to_ascii_lowercase(),
-            _ => return Ok((None, Compression::None)),
+            _ => return Ok((Ok(None), Compression::None)),
         };
         if name.ends_with(".bz2") {
             return Err(
@@ -327,12 +337,7 @@ impl Encoding {
             .iter()
             .find_map(|(suffix, c)| Some((name.strip_suffix(suffix)?.strip_suffix('.')?, *c)))
             .unwrap_or((name.as_str(), Compression::None));
-        match format_by_name(base) {
-            Ok(format) => Ok((format, compression)),
-            // A JSON name is never given rows of another format.
-            Err(_) if !strict && !base.ends_with(".json") => Ok((None, compression)),
-            Err(e) => Err(e),
-        }
+        Ok((format_by_name(base), compression))
     }
 
     /// `format` with `compression`, unless they do not go together or this build lacks them.
