@@ -19,6 +19,9 @@ use sudoku_batch::pipeline::{Output, RunError};
 use super::Exit;
 use super::args::MergeArgs;
 
+/// The `line` and `puzzle` of the rows of one input, in order.
+type Rows = Vec<(u64, String)>;
+
 /// Runs `merge`.
 pub fn run(args: MergeArgs) -> Result<Exit, RunError> {
     let output = Output::from_arg(Some(&args.output));
@@ -75,7 +78,7 @@ pub fn run(args: MergeArgs) -> Result<Exit, RunError> {
     let mut last: Option<(String, u64)> = None;
     // The rows' lines and puzzles, input by input in the order met (one input, named "",
     // without a `file` column).
-    let mut by_input: Vec<(String, Vec<(u64, String)>)> = Vec::new();
+    let mut by_input: Vec<(String, Rows)> = Vec::new();
     let mut starts = Vec::new();
     for part in &args.parts {
         let file = File::open(part).map_err(|e| usage(part, e.to_string()))?;
@@ -188,8 +191,8 @@ pub fn run(args: MergeArgs) -> Result<Exit, RunError> {
 /// rows and the inputs do not fit: rows of an input not given, inputs out of order.
 fn rows_of_inputs(
     sources: &[Source],
-    by_input: Vec<(String, Vec<(u64, String)>)>,
-) -> Result<Vec<(Source, Vec<(u64, String)>)>, RunError> {
+    by_input: Vec<(String, Rows)>,
+) -> Result<Vec<(Source, Rows)>, RunError> {
     let names: Vec<String> = sources.iter().map(Source::display_name).collect();
     let usage = |message: String| RunError::Usage {
         path: "--input".into(),
@@ -214,7 +217,7 @@ fn rows_of_inputs(
                 .into(),
         ));
     }
-    let mut lines: Vec<Vec<(u64, String)>> = vec![Vec::new(); sources.len()];
+    let mut lines: Vec<Rows> = vec![Vec::new(); sources.len()];
     let mut after = None;
     for (name, rows) in by_input {
         let Some(i) = names.iter().position(|n| *n == name) else {

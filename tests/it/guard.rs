@@ -29,11 +29,6 @@ fn puzzles(dir: &Path, name: &str, n: usize) -> PathBuf {
     write(dir, name, sample_puzzles()[..n].join("\n") + "\n")
 }
 
-/// Runs the tool with `args`.
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().unwrap()
-}
-
 /// Runs the tool with `args` in `dir`.
 fn run_in(dir: &Path, args: &[&str]) -> Output {
     bin().current_dir(dir).args(args).output().unwrap()

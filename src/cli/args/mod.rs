@@ -139,10 +139,15 @@ pub enum Command {
     ///
     /// Checks that every part has the first part's header and that the `line`s keep
     /// increasing from part to part (per input, the inputs in order, when there is a `file`
-    /// column): no overlap, nothing out of order. With --input (each input of the run), also
-    /// that every record of every input has its row (no gap; for the outputs of solve, grade
-    /// and validate --all). Then writes the first header and every part's rows. On a problem,
-    /// nothing is written.
+    /// column): no overlap, nothing out of order. The options each part was made with are
+    /// kept beside it in PART.resume.json: they must all be the same but --shard (a part
+    /// without one beside parts with one is refused; parts of validate have none). With
+    /// --input (each input of the run), also that every record of every input has its row,
+    /// with the record's puzzle (no gap, no other input; for the outputs of solve, grade and
+    /// validate --all). Then writes the first header and every part's rows, in plain CSV, and
+    /// the parts' options beside OUTPUT. OUTPUT may be no part and no --input file (by any
+    /// name or link), must be named .csv (or be stdout), and another run writing it stops
+    /// this one. On a problem, nothing is written.
     #[command(after_help = MERGE_EXIT_CODES)]
     Merge(MergeArgs),
 }

@@ -19,8 +19,10 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub output: OutputArgs,
 
-    /// Results format. Default: by the name of OUTPUT (.csv, .jsonl or .ndjson, .parquet; CSV
-    /// otherwise and on stdout). A name ending in .gz or .zst is compressed (not Parquet).
+    /// Results format. Default: by the name of OUTPUT (.csv, .tsv, .jsonl or .ndjson,
+    /// .parquet; CSV for a name without extension, a pipe and stdout); any other extension is
+    /// refused unless this is given. A name ending in .gz, .zst or .xz is compressed (not
+    /// Parquet).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<OutputFormat>,
 

@@ -285,6 +285,9 @@ fn format_by_name(base: &str) -> Result<Option<OutputFormat>, String> {
     }
 }
 
+/// The format an output's name says: none (no extension), or why its extension is none.
+type Named = Result<Option<OutputFormat>, String>;
+
 impl Encoding {
     /// The encoding of an output named `path` (`None`: stdout): `format` when given, else by
     /// the name's extension (`.csv`, `.tsv`, `.jsonl` or `.ndjson`, `.parquet`; CSV for a
@@ -319,10 +322,7 @@ impl Encoding {
     /// The compression the name of `path` says, and the format: `None` for stdout, a path
     /// that is no regular file, and a name without extension; an error naming an extension
     /// that is no format. A bzip2 name is refused.
-    #[allow(clippy::type_complexity)]
-    fn by_name(
-        path: Option<&Path>,
-    ) -> Result<(Result<Option<OutputFormat>, String>, Compression), String> {
+    fn by_name(path: Option<&Path>) -> Result<(Named, Compression), String> {
         let stream = path.is_some_and(|p| std::fs::metadata(p).is_ok_and(|m| !m.is_file()));
         let name = match path.and_then(Path::file_name) {
             Some(name) if !stream => name.to_string_lossy().to_ascii_lowercase(),
