@@ -240,8 +240,8 @@ impl ResultsWriter {
 }
 
 /// Runs the whole pipeline: reads every record, solves it, writes its row. `progress` is
-/// called after every batch written. While the output file is unfinished, the options that
-/// shape its rows are kept beside it, for `--resume` ([`resume::RunOptions`]).
+/// called after every batch written. The options that shape the rows of a plain CSV output
+/// file are kept beside it, for `--resume` and `merge` ([`resume::RunOptions`]).
 /// With [`SolveOptions::grade`] set the rows are `grade`'s ([`write::GRADE_COLUMNS`]).
 pub fn run(config: &Config, progress: &mut dyn FnMut(&Progress)) -> Result<Summary, RunError> {
     let options = resume::RunOptions::of(config);
@@ -478,6 +478,12 @@ where
 /// Writes `options` at `path`, beside the results file. A record that cannot be written is
 /// no error, unless the run is resumed: the output then simply cannot be resumed later.
 fn record_options(options: &resume::RunOptions, path: &Path, resume: bool) -> Result<(), RunError> {
+    // A resumed run has the options recorded (it was refused otherwise): nothing to write.
+    let recorded = std::fs::read(path).ok();
+    let recorded = recorded.and_then(|text| serde_json::from_slice(&text).ok());
+    if resume && recorded.as_ref() == Some(options) {
+        return Ok(());
+    }
     let Err(e) = options.write_to(path) else {
         return Ok(());
     };

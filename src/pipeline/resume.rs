@@ -151,7 +151,15 @@ impl RunOptions {
         let path = RunOptions::path(output);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            // None there, or a name too long to be had.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::InvalidFilename
+                ) =>
+            {
+                return Ok(None);
+            }
             Err(e) => return Err(e.into()),
         };
         serde_json::from_str(&text)

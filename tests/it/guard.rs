@@ -371,6 +371,15 @@ fn outputs_that_are_no_regular_file_get_no_record_and_a_record_that_cannot_be_ma
     assert_eq!(got.status.code(), Some(0), "{}", stderr(&got));
     let rows = std::fs::read_to_string(d.join(&long)).unwrap();
     assert_eq!(rows.lines().count(), 11);
+    // Only --resume needs the record, and says that it cannot be had.
+    std::fs::remove_file(d.join(&long)).unwrap();
+    let got = run_in(d, &["solve", "-q", "--resume", "-o", &long, "in.txt"]);
+    assert_eq!(got.status.code(), Some(2), "{}", stderr(&got));
+    assert!(
+        stderr(&got).contains("cannot be written"),
+        "{}",
+        stderr(&got)
+    );
 }
 
 #[test]

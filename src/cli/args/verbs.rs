@@ -35,6 +35,8 @@ pub struct SolveArgs {
     /// many input records (checking that the last one matches), and append the rest. A damaged
     /// last row is redone; a missing or empty OUTPUT starts afresh. With --emit-solutions, a row
     /// is kept only if its solutions are all in that file, which is cut and appended to alike.
+    /// The options must be those recorded in OUTPUT.resume.json by the run that wrote OUTPUT,
+    /// complete or not; an OUTPUT with rows and no such record is refused.
     #[arg(long, requires = "output")]
     pub resume: bool,
 
@@ -260,7 +262,8 @@ pub struct GradeArgs {
     pub output_format: Option<OutputFormat>,
 
     /// Resume an interrupted run: keep the complete rows already in OUTPUT (needs -o), skip as
-    /// many input records (checking each), and append the rest.
+    /// many input records (checking each), and append the rest; the options (--ruleset
+    /// included) must be those recorded in OUTPUT.resume.json, as for `solve --resume`.
     #[arg(long)]
     pub resume: bool,
 
