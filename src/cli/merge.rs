@@ -52,9 +52,10 @@ pub fn run(args: MergeArgs) -> Result<Exit, RunError> {
             return Err(usage(part, "merge reads CSV outputs only".into()));
         }
     }
-    let sources = match args.input.is_empty() {
-        true => Vec::new(),
-        false => inputs::expand(&args.input, args.glob.as_deref())?,
+    let sources = if args.input.is_empty() {
+        Vec::new()
+    } else {
+        inputs::expand(&args.input, args.glob.as_deref())?
     };
     let parts: Vec<Source> = args.parts.iter().cloned().map(Source::Path).collect();
     let reads = parts.iter().map(|source| Reads {
@@ -139,7 +140,11 @@ pub fn run(args: MergeArgs) -> Result<Exit, RunError> {
                 }
                 _ => {}
             }
-            let puzzle = puzzle_at.and_then(|i| row.get(i)).unwrap_or("").to_string();
+            // The puzzles are kept only to be compared with the inputs.
+            let puzzle = match puzzle_at.and_then(|i| row.get(i)) {
+                Some(puzzle) if !sources.is_empty() => puzzle.to_string(),
+                _ => String::new(),
+            };
             match by_input.last_mut() {
                 Some((name, lines)) if *name == input => lines.push((line, puzzle)),
                 _ => by_input.push((input.clone(), vec![(line, puzzle)])),
