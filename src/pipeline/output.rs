@@ -16,7 +16,8 @@
 //! The record of a run's options (`OUTPUT.resume.json`, see [`super::resume::RunOptions`]) is
 //! an output too: it is only written (or replaced, or removed) where no file read or written
 //! by the run lies, and an existing file of that name is replaced only when it is such a
-//! record; it is kept for regular output files only, never for `/dev/null`, a pipe or stdout.
+//! record; it is kept for regular output files only, never for `/dev/null`, a pipe or stdout
+//! (nor `/dev/stdout` redirected to a file).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, Write};
@@ -314,7 +315,7 @@ impl Outputs {
             }
         }
         let record = match &plan.results {
-            Output::Path(path) if plan.record && results.regular => {
+            Output::Path(path) if plan.record && results.regular && !names_a_descriptor(path) => {
                 let record = RunOptions::path(path);
                 let role = Role::of_path(&record);
                 let taken = read_as(&role).or_else(|| {
@@ -364,6 +365,12 @@ impl Outputs {
             record,
         })
     }
+}
+
+/// True for `/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N` and the like: names of whatever a
+/// descriptor is open on, even a regular file, beside which no record of options belongs.
+fn names_a_descriptor(path: &Path) -> bool {
+    path.starts_with("/dev") || path.starts_with("/proc")
 }
 
 /// True when nothing is (or can be) at `path`, or a record of a run's options that this tool wrote.

@@ -365,6 +365,33 @@ fn outputs_that_are_no_regular_file_get_no_record_and_a_record_that_cannot_be_ma
         !d.join("out.fifo.resume.json").exists(),
         "a record beside a pipe"
     );
+    // /dev/stdout redirected to a file: no record in /dev.
+    let script = format!("\"$BIN\" solve -q -o /dev/stdout in.txt > out.csv; echo $?");
+    let got = StdCommand::new("sh")
+        .args(["-c", &script])
+        .current_dir(d)
+        .env("BIN", exe())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout).trim(),
+        "0",
+        "{}",
+        stderr(&got)
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("out.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        11
+    );
+    // (Other runs on this machine may write /dev/stdout.resume.json: the new one is checked.)
+    let record = Path::new("/dev/stdout.resume.json");
+    let fresh = std::fs::metadata(record)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t.elapsed().is_ok_and(|e| e < Duration::from_secs(2)));
+    assert!(!fresh, "a record beside /dev/stdout");
     // A name so long that the record's name is too long for the file system.
     let long = format!("{}.csv", "o".repeat(246));
     let got = run_in(d, &["solve", "-q", "-o", &long, "in.txt"]);
