@@ -366,9 +366,9 @@ fn outputs_that_are_no_regular_file_get_no_record_and_a_record_that_cannot_be_ma
         "a record beside a pipe"
     );
     // /dev/stdout redirected to a file: no record in /dev.
-    let script = format!("\"$BIN\" solve -q -o /dev/stdout in.txt > out.csv; echo $?");
+    let script = "\"$BIN\" solve -q -o /dev/stdout in.txt > out.csv; echo $?";
     let got = StdCommand::new("sh")
-        .args(["-c", &script])
+        .args(["-c", script])
         .current_dir(d)
         .env("BIN", exe())
         .output()
