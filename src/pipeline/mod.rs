@@ -487,8 +487,14 @@ fn record_options(options: &resume::RunOptions, path: &Path, resume: bool) -> Re
     let Err(e) = options.write_to(path) else {
         return Ok(());
     };
-    // Half a record is no record: it would keep later runs from replacing it.
-    let _ = std::fs::remove_file(path);
+    // Half a record is no record: it would keep later runs from replacing it. An earlier
+    // run's record that can be neither replaced nor removed would tell of other rows.
+    if let Err(gone) = std::fs::remove_file(path)
+        && gone.kind() != io::ErrorKind::NotFound
+        && std::fs::symlink_metadata(path).is_ok()
+    {
+        return Err(write_err(&path.display().to_string())(e));
+    }
     if resume {
         return Err(RunError::Resume {
             path: path.display().to_string(),
