@@ -320,25 +320,27 @@ impl Outputs {
                 let role = Role::of_path(&record);
                 let taken = read_as(&role).or_else(|| {
                     let solutions = solutions.as_ref().map(|(_, s)| s);
-                    (results.same(&role) || solutions.is_some_and(|s| s.same(&role)))
-                        .then_some("an output of this run")
+                    if results.same(&role) {
+                        Some("the output")
+                    } else {
+                        solutions
+                            .is_some_and(|s| s.same(&role))
+                            .then_some("the --emit-solutions file")
+                    }
                 });
-                let name = Output::Path(record.clone());
+                let refuse = |what: String| RunError::Usage {
+                    path: record.display().to_string(),
+                    message: format!(
+                        "{what}, and the record of the options of a run writing {} goes there; \
+                         it is left as it is: give the output another name",
+                        path.display()
+                    ),
+                };
                 if let Some(what) = taken {
-                    return Err(refuse(
-                        &name,
-                        format!(
-                            "the record of the run's options beside the output goes there,                              and it is {what}"
-                        ),
-                    ));
+                    return Err(refuse(format!("this file is {what}")));
                 }
                 if !is_record_or_absent(&record) {
-                    return Err(refuse(
-                        &name,
-                        "the record of the run's options beside the output goes there, and \
-                         this file is no such record: it is left alone; move it away"
-                            .into(),
-                    ));
+                    return Err(refuse("this file is no record of a run's options".into()));
                 }
                 Some(record)
             }
@@ -373,7 +375,8 @@ fn names_a_descriptor(path: &Path) -> bool {
     path.starts_with("/dev") || path.starts_with("/proc")
 }
 
-/// True when nothing is (or can be) at `path`, or a record of a run's options that this tool wrote.
+/// True when nothing is (or can be) at `path`, or a record of a run's options that this tool
+/// wrote.
 fn is_record_or_absent(path: &Path) -> bool {
     match std::fs::symlink_metadata(path) {
         // Nothing there, or a name no file can have: nothing to replace.
