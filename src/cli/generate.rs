@@ -3,7 +3,7 @@
 //! Ctrl-C / SIGTERM stop it between puzzles: the lines written are a prefix of the full output,
 //! each one whole.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::ops::RangeInclusive;
 use std::time::Instant;
 
@@ -18,7 +18,7 @@ use sudoku_batch::generate::{
 use sudoku_batch::grid::CELLS;
 use sudoku_batch::logic::{Budget, Grader};
 use sudoku_batch::pipeline::grade::{GradeOptions, tenths};
-use sudoku_batch::pipeline::output::write_err;
+use sudoku_batch::pipeline::output::{Opened, Outputs, Plan, write_err};
 use sudoku_batch::pipeline::{Output, Progress, RunError, thread_pool};
 use sudoku_batch::solver::{Stop, Strategy};
 
@@ -99,7 +99,17 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     let solved = args.solved;
     let output = Output::from_arg(args.output.output.as_deref());
     let name = output.display_name();
-    let mut out = std::io::BufWriter::new(output.create()?);
+    refuse_other_formats(&output)?;
+    let plan = Plan {
+        reads: Vec::new(),
+        results: output,
+        solutions: None,
+        record: false,
+    };
+    let mut out = Deferred {
+        opened: Outputs::open(&plan)?.results,
+        file: None,
+    };
     let pool = thread_pool(super::threads(args.threads))?;
     let started = Instant::now();
     let bar = Bar::new(args.output.progress());
@@ -129,7 +139,9 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                 // Indices after a stop may be made, but only the whole prefix is written.
                 Made::Stopped => break 'chunks,
                 Made::NoFit => {
-                    out.flush().map_err(write_err(&name))?;
+                    if let Some(file) = &mut out.file {
+                        file.flush().map_err(write_err(&name))?;
+                    }
                     bar.finish();
                     let bounds = match (args.min_clues, args.max_clues) {
                         (Some(min), Some(max)) => format!("{min} to {max}"),
@@ -162,10 +174,10 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                     return Ok(Exit::Error);
                 }
             };
-            writeln!(out, "{line}").map_err(write_err(&name))?;
+            writeln!(out.get()?, "{line}").map_err(write_err(&name))?;
             next = i + 1;
         }
-        out.flush().map_err(write_err(&name))?;
+        out.get()?.flush().map_err(write_err(&name))?;
         let written = next - indices.start;
         bar.update(&Progress {
             records: written,
@@ -174,7 +186,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
             elapsed: started.elapsed(),
         });
     }
-    out.flush().map_err(write_err(&name))?;
+    out.get()?.flush().map_err(write_err(&name))?;
     bar.finish();
     let interrupted = next < indices.end;
     let written = next - indices.start;
@@ -192,6 +204,45 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     } else {
         Exit::Ok
     })
+}
+
+/// The output, emptied only once there is a line to write: a run that fails before (no draw
+/// fits the bounds) leaves an existing file as it was.
+struct Deferred {
+    opened: Opened,
+    file: Option<BufWriter<Box<dyn Write + Send>>>,
+}
+
+impl Deferred {
+    /// The output, emptied the first time.
+    fn get(&mut self) -> Result<&mut BufWriter<Box<dyn Write + Send>>, RunError> {
+        if self.file.is_none() {
+            self.file = Some(BufWriter::new(self.opened.start(0)?));
+        }
+        Ok(self.file.as_mut().expect("made above"))
+    }
+}
+
+/// Refuses an output whose name says a format other than the plain lines `generate` writes
+/// (a compressed stream, JSON lines, Parquet, CSV with a header).
+fn refuse_other_formats(output: &Output) -> Result<(), RunError> {
+    let Output::Path(path) = output else {
+        return Ok(());
+    };
+    let name = path.to_string_lossy().to_ascii_lowercase();
+    let other = [
+        ".gz", ".zst", ".xz", ".bz2", ".jsonl", ".ndjson", ".json", ".parquet",
+    ];
+    match other.iter().find(|s| name.ends_with(*s)) {
+        Some(suffix) if !output.is_stream() => Err(RunError::Usage {
+            path: output.display_name(),
+            message: format!(
+                "generate writes plain text, one puzzle a line, not what the name's {suffix} \
+                 says; name the file .txt (or pipe it: `generate ... | gzip > FILE.gz`)"
+            ),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// What every puzzle of a run is made to.

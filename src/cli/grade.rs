@@ -12,7 +12,7 @@ use super::{Exit, stop_on_signal, to_stderr};
 
 /// Runs `grade`.
 pub fn run(args: GradeArgs) -> Result<Exit, RunError> {
-    let (inputs, read) = args.input.open()?;
+    let (inputs, read) = args.input.open(args.output.output.as_deref())?;
     let config = Config {
         read,
         solve: SolveOptions {

@@ -9,7 +9,7 @@ use super::{Exit, print_summary, stop_on_signal};
 
 /// Runs `solve`.
 pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
-    let (inputs, read) = args.input.open()?;
+    let (inputs, read) = args.input.open(args.output.output.as_deref())?;
     let config = Config {
         read,
         solve: SolveOptions {

@@ -17,7 +17,7 @@ use super::{Exit, to_stderr};
 
 /// Runs `validate`.
 pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
-    let (inputs, read) = args.input.open()?;
+    let (inputs, read) = args.input.open(args.output.output.as_deref())?;
     let config = Config {
         read: ReadOptions {
             expect_column: args.expect_column.clone(),

@@ -17,7 +17,7 @@ pub mod stopwatch;
 pub mod write;
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, sync_channel};
@@ -206,7 +206,7 @@ pub enum RunError {
         /// The file's name.
         path: String,
         /// Which two roles it plays.
-        what: &'static str,
+        what: String,
     },
 }
 
@@ -242,8 +242,8 @@ impl ResultsWriter {
 }
 
 /// Runs the whole pipeline: reads every record, solves it, writes its row. `progress` is
-/// called after every batch written. While the output file is unfinished, the options that
-/// shape its rows are kept beside it, for `--resume` ([`resume::RunOptions`]).
+/// called after every batch written. The options that shape the rows of a plain CSV output
+/// file are kept beside it, for `--resume` and `merge` ([`resume::RunOptions`]).
 /// With [`SolveOptions::grade`] set the rows are `grade`'s ([`write::GRADE_COLUMNS`]).
 pub fn run(config: &Config, progress: &mut dyn FnMut(&Progress)) -> Result<Summary, RunError> {
     let options = resume::RunOptions::of(config);
@@ -353,7 +353,6 @@ where
         }
         _ => None,
     };
-    let encodings = encodings(config)?;
     // With several inputs, every output says which input each row comes from.
     let many = config.inputs.len() > 1;
     let columns: Vec<Field> = many
@@ -367,7 +366,7 @@ where
     // watched for.
     let opening_outputs = {
         let config = config.clone();
-        move || Outputs::open(&config)
+        move || Outputs::open(&output::Plan::of_run(&config))
     };
     let Some(outputs) = until_stopped(config.stop, opening_outputs)? else {
         return Ok(Summary {
@@ -377,6 +376,8 @@ where
         });
     };
     let mut outputs = outputs?;
+    // After the checks of the outputs' identity, which say more about a mistaken name.
+    let encodings = encodings(config)?;
     let opening = {
         let (inputs, read) = (config.inputs.clone(), config.read.clone());
         let solutions = config.emit_solutions.clone();
@@ -418,15 +419,15 @@ where
     };
     let (reader, resumed) = opened?;
     // The options go beside the output before it is emptied, so that an output with rows
-    // always has them.
-    let sidecar = match (&options, &config.output) {
-        (Some(options), Output::Path(path)) if encodings.0.appendable() => {
-            Some(options.record(path).map_err(write_err(
-                &resume::RunOptions::path(path).display().to_string(),
-            ))?)
+    // always has them; a record left by an earlier run that wrote other rows there goes.
+    if let Some(path) = &outputs.record {
+        match &options {
+            Some(options) if encodings.0.appendable() => {
+                record_options(options, path, config.resume)?;
+            }
+            _ => remove_record(path)?,
         }
-        _ => None,
-    };
+    }
     let names = many.then(|| reader.names());
     let columns_used = reader.columns();
     let tables = Tables {
@@ -462,10 +463,6 @@ where
     sink.finish()?;
     // A puzzle stopped mid-search after the whole input was read.
     let interrupted = interrupted || sink.stopped;
-    // A finished output needs no record of its options.
-    if let (Some(sidecar), false) = (sidecar, interrupted) {
-        let _ = std::fs::remove_file(sidecar);
-    }
     let mut summary = sink.summary;
     summary.interrupted = interrupted;
     summary.inputs = config.inputs.len();
@@ -475,6 +472,50 @@ where
     }
     summary.wall = started.elapsed();
     Ok(summary)
+}
+
+/// Writes `options` at `path`, beside the results file. A record that cannot be written is
+/// no error, unless the run is resumed: the output then simply cannot be resumed later.
+fn record_options(options: &resume::RunOptions, path: &Path, resume: bool) -> Result<(), RunError> {
+    // A resumed run has the options recorded (it was refused otherwise): nothing to write.
+    let recorded = std::fs::read(path).ok();
+    let recorded = recorded.and_then(|text| serde_json::from_slice(&text).ok());
+    if resume && recorded.as_ref() == Some(options) {
+        return Ok(());
+    }
+    let Err(e) = options.write_to(path) else {
+        return Ok(());
+    };
+    // Half a record is no record: it would keep later runs from replacing it. An earlier
+    // run's record that can be neither replaced nor removed would tell of other rows.
+    if let Err(gone) = std::fs::remove_file(path)
+        && gone.kind() != io::ErrorKind::NotFound
+        && std::fs::symlink_metadata(path).is_ok()
+    {
+        return Err(write_err(&path.display().to_string())(e));
+    }
+    if resume {
+        return Err(RunError::Resume {
+            path: path.display().to_string(),
+            message: format!(
+                "the record of the run's options cannot be written ({e}), so the output could \
+                 not be resumed again; run without --resume, or write the output where its \
+                 directory is writable"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Removes the record of the options of an earlier run that wrote the results file, which
+/// this run replaces with rows of other options (or of another command).
+fn remove_record(path: &Path) -> Result<(), RunError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => {
+            Err(write_err(&path.display().to_string())(e))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// What a run's outputs hold: their columns, encodings, and the inputs' names when each row

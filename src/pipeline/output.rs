@@ -1,17 +1,30 @@
-//! Where a run's rows go, and the checks that keep a run from destroying data.
+//! Where a command's output goes, and the one way every command opens it: the checks that
+//! keep a run from destroying data.
 //!
-//! Before anything is created or emptied, `Outputs::open` makes sure that no output is one of
-//! the inputs and that the two outputs are not one file, by every route: paths, links, `/dev/fd/N`,
-//! and stdin or stdout redirected to a file (compared by device and inode, not by name). It then
-//! opens the output files without emptying them and takes an exclusive advisory lock on each,
-//! so that a second run writing the same file stops at once. Only when the input has been
-//! opened too are the files emptied (or, for `--resume`, cut after the rows kept).
+//! Every command that writes a file (`solve`, `validate`, `grade`, `generate`, `merge`, the
+//! `--emit-solutions` file and the record of a run's options beside its output) opens it with
+//! [`Outputs::open`], given a [`Plan`] of what the command reads and writes. Before anything is
+//! created or emptied it makes sure that no output is a file the command reads (an input, a
+//! part of `merge`, an `--input` file) and that no two outputs are one file, by every route:
+//! paths, symbolic and hard links, `/dev/fd/N`, and stdin or stdout redirected to a file
+//! (compared by device and inode, not by name); it opens every file read, so that one that
+//! cannot be read stops the command before an output is touched. It then opens the output
+//! files without emptying them and takes an exclusive advisory lock on each, so that a second
+//! run writing the same file stops at once. The caller empties a file ([`Opened::start`]) only
+//! when it has something to write (or, for `--resume`, cuts it after the rows kept).
+//!
+//! The record of a run's options (`OUTPUT.resume.json`, see [`super::resume::RunOptions`]) is
+//! an output too: it is only written (or replaced, or removed) where no file read or written
+//! by the run lies, and an existing file of that name is replaced only when it is such a
+//! record; it is kept for regular output files only, never for `/dev/null`, a pipe or stdout
+//! (nor `/dev/stdout` redirected to a file).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, Write};
 use std::path::{Path, PathBuf};
 
-use super::read::Source;
+use super::read::{ReadError, Source};
+use super::resume::RunOptions;
 use super::{Config, RunError};
 
 /// Where results go.
@@ -41,13 +54,13 @@ impl Output {
         }
     }
 
-    /// Opens the output for writing, unbuffered: stdout, or a file created or emptied, with
-    /// none of the checks of a run's outputs (for `generate`, which reads no input).
-    pub fn create(&self) -> Result<Box<dyn Write + Send>, RunError> {
-        Ok(match self {
-            Output::Stdout => Box::new(io::stdout()),
-            Output::Path(p) => Box::new(File::create(p).map_err(write_err(&self.display_name()))?),
-        })
+    /// True for stdout, and for a path that is no regular file (`/dev/null`, `/dev/stdout`, a
+    /// named pipe): an output whose name says nothing of its format.
+    pub fn is_stream(&self) -> bool {
+        match self {
+            Output::Stdout => true,
+            Output::Path(p) => std::fs::metadata(p).is_ok_and(|m| !m.is_file()),
+        }
     }
 }
 
@@ -62,9 +75,9 @@ pub fn write_err(path: &str) -> impl FnOnce(io::Error) -> RunError + '_ {
 
 /// One output, open and locked but not yet emptied.
 #[derive(Debug)]
-pub(crate) struct Opened {
+pub struct Opened {
     /// The name shown in messages.
-    pub(crate) name: String,
+    pub name: String,
     /// The file; `None` for stdout.
     file: Option<File>,
     /// The path of a file this run created, removed again if the run fails before it starts.
@@ -73,7 +86,7 @@ pub(crate) struct Opened {
 
 impl Opened {
     /// The output emptied, or cut to its first `keep` bytes and positioned at its end.
-    pub(crate) fn start(&mut self, keep: u64) -> Result<Box<dyn Write + Send>, RunError> {
+    pub fn start(&mut self, keep: u64) -> Result<Box<dyn Write + Send>, RunError> {
         self.created = None;
         let Some(file) = &self.file else {
             return Ok(Box::new(io::stdout()));
@@ -98,11 +111,61 @@ impl Drop for Opened {
     }
 }
 
-/// The outputs of a run: the results and the `--emit-solutions` file.
+/// A file a command reads, as [`Outputs::open`] checks it: it must be readable, and no
+/// output may be it.
+#[derive(Debug, Clone, Copy)]
+pub struct Read<'a> {
+    /// The file (stdin is compared by what it is redirected from).
+    pub source: &'a Source,
+    /// What it is, in the message refusing an output that is it: "the input", "a part".
+    pub what: &'static str,
+}
+
+/// What a command reads and writes, for [`Outputs::open`].
+#[derive(Debug, Clone)]
+pub struct Plan<'a> {
+    /// The files read.
+    pub reads: Vec<Read<'a>>,
+    /// The results.
+    pub results: Output,
+    /// The `--emit-solutions` file, if any.
+    pub solutions: Option<Output>,
+    /// Whether the results file has a record of the run's options beside it
+    /// ([`RunOptions::path`]): to be written, replaced or removed. Only for a regular file.
+    pub record: bool,
+}
+
+impl<'a> Plan<'a> {
+    /// The plan of a run of the pipeline: its inputs, results and `--emit-solutions` file.
+    pub fn of_run(config: &'a Config) -> Plan<'a> {
+        Plan {
+            reads: config
+                .inputs
+                .iter()
+                .map(|source| Read {
+                    source,
+                    what: "the input",
+                })
+                .collect(),
+            results: config.output.clone(),
+            solutions: config.emit_solutions.as_deref().map(solutions_output),
+            record: true,
+        }
+    }
+}
+
+/// The outputs of a command: the results, the `--emit-solutions` file, and where the record
+/// of the run's options goes.
 #[derive(Debug)]
-pub(crate) struct Outputs {
-    pub(crate) results: Opened,
-    pub(crate) solutions: Option<Opened>,
+pub struct Outputs {
+    /// The results.
+    pub results: Opened,
+    /// The `--emit-solutions` file.
+    pub solutions: Option<Opened>,
+    /// Where the record of the run's options may be written or removed: checked to be no file
+    /// the run reads or writes, and, if it exists, to be such a record. `None` when the
+    /// results go to no regular file.
+    pub record: Option<PathBuf>,
 }
 
 /// A file's identity: device and inode. `None` where it cannot be known.
@@ -203,59 +266,148 @@ fn resolve_future(path: &Path) -> Option<PathBuf> {
 }
 
 impl Outputs {
-    /// Checks that no output is the input and that the outputs are distinct, then opens and
-    /// locks the output files without emptying them. Nothing is created or changed when a
-    /// check fails.
-    pub(crate) fn open(config: &Config) -> Result<Outputs, RunError> {
-        let inputs: Vec<Role> = config
-            .inputs
+    /// Checks that no output is a file read and that the outputs are distinct, that every
+    /// file read can be opened, and that the place of the record of options is free; then
+    /// opens and locks the output files without emptying them. Nothing is created or changed
+    /// when a check fails.
+    pub fn open(plan: &Plan) -> Result<Outputs, RunError> {
+        let reads: Vec<(Role, &Read)> = plan
+            .reads
             .iter()
-            .map(|source| match source {
-                Source::Path(p) => Role::of_path(p),
-                Source::Stdin => Role::of_fd(io::stdin()),
+            .map(|read| {
+                let role = match read.source {
+                    Source::Path(p) => Role::of_path(p),
+                    Source::Stdin => Role::of_fd(io::stdin()),
+                };
+                (role, read)
             })
-            .filter(|role| role.regular)
+            .filter(|(role, _)| role.regular)
             .collect();
-        let is_input = |role: &Role| inputs.iter().any(|input| input.same(role));
+        let read_as = |role: &Role| {
+            reads
+                .iter()
+                .find(|(read, _)| read.same(role))
+                .map(|(_, read)| read.what)
+        };
         let role = |output: &Output| match output {
             Output::Path(p) => Role::of_path(p),
             Output::Stdout => Role::of_fd(io::stdout()),
         };
-        let results = role(&config.output);
-        let solutions_output = config.emit_solutions.as_deref().map(solutions_output);
-        let solutions = solutions_output.as_ref().map(role);
-        let refuse = |output: &Output, what: &'static str| RunError::SameFile {
+        let refuse = |output: &Output, what: String| RunError::SameFile {
             path: output.display_name(),
             what,
         };
-        if is_input(&results) {
-            return Err(refuse(&config.output, "the output is the input"));
+        let results = role(&plan.results);
+        if let Some(what) = read_as(&results) {
+            return Err(refuse(&plan.results, format!("the output is {what}")));
         }
-        if let (Some(out), Some(role)) = (&solutions_output, &solutions) {
-            if is_input(role) {
-                return Err(refuse(out, "the --emit-solutions file is the input"));
+        let solutions = plan.solutions.as_ref().map(|out| (out, role(out)));
+        if let Some((out, role)) = &solutions {
+            if let Some(what) = read_as(role) {
+                return Err(refuse(out, format!("the --emit-solutions file is {what}")));
             }
-            let both_stdout = *out == Output::Stdout && config.output == Output::Stdout;
+            let both_stdout = **out == Output::Stdout && plan.results == Output::Stdout;
             if both_stdout || results.same(role) {
-                return Err(refuse(out, "the --emit-solutions file is the output"));
+                return Err(refuse(
+                    out,
+                    "the --emit-solutions file is the output".into(),
+                ));
             }
         }
-        let results = open_one(&config.output)?;
-        let solutions = solutions_output.as_ref().map(open_one).transpose()?;
+        let record = match &plan.results {
+            Output::Path(path) if plan.record && results.regular && !names_a_descriptor(path) => {
+                let record = RunOptions::path(path);
+                let role = Role::of_path(&record);
+                let taken = read_as(&role).or_else(|| {
+                    let solutions = solutions.as_ref().map(|(_, s)| s);
+                    if results.same(&role) {
+                        Some("the output")
+                    } else {
+                        solutions
+                            .is_some_and(|s| s.same(&role))
+                            .then_some("the --emit-solutions file")
+                    }
+                });
+                let refuse = |what: String| RunError::Usage {
+                    path: record.display().to_string(),
+                    message: format!(
+                        "{what}, and the record of the options of a run writing {} goes there; \
+                         it is left as it is: give the output another name",
+                        path.display()
+                    ),
+                };
+                if let Some(what) = taken {
+                    return Err(refuse(format!("this file is {what}")));
+                }
+                if !is_record_or_absent(&record) {
+                    return Err(refuse("this file is no record of a run's options".into()));
+                }
+                Some(record)
+            }
+            _ => None,
+        };
+        check_readable(&plan.reads)?;
+        let opened_results = open_one(&plan.results)?;
+        let opened_solutions = solutions.map(|(out, _)| open_one(out)).transpose()?;
         // The files as opened, once more: a name may have changed what it points to.
-        let opened = [Some(&results), solutions.as_ref()];
+        let opened = [Some(&opened_results), opened_solutions.as_ref()];
         for out in opened.into_iter().flatten() {
             if let Some(file) = &out.file
-                && is_input(&Role::of_fd(file))
+                && let Some(what) = read_as(&Role::of_fd(file))
             {
                 return Err(RunError::SameFile {
                     path: out.name.clone(),
-                    what: "the output is the input",
+                    what: format!("the output is {what}"),
                 });
             }
         }
-        Ok(Outputs { results, solutions })
+        Ok(Outputs {
+            results: opened_results,
+            solutions: opened_solutions,
+            record,
+        })
     }
+}
+
+/// True for `/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N` and the like: names of whatever a
+/// descriptor is open on, even a regular file, beside which no record of options belongs.
+fn names_a_descriptor(path: &Path) -> bool {
+    path.starts_with("/dev") || path.starts_with("/proc")
+}
+
+/// True when nothing is (or can be) at `path`, or a record of a run's options that this tool
+/// wrote.
+fn is_record_or_absent(path: &Path) -> bool {
+    match std::fs::symlink_metadata(path) {
+        // Nothing there, or a name no file can have: nothing to replace.
+        Err(_) => true,
+        Ok(m) if m.is_file() => std::fs::read(path).is_ok_and(|text| RunOptions::is_record(&text)),
+        Ok(_) => false,
+    }
+}
+
+/// Opens every file of `reads` that can be opened without waiting (not a named pipe, which
+/// would wait for its writer) and closes it again: one that cannot be read stops the command
+/// before an output is touched.
+fn check_readable(reads: &[Read]) -> Result<(), RunError> {
+    use std::os::unix::fs::FileTypeExt;
+    for read in reads {
+        let Source::Path(path) = read.source else {
+            continue;
+        };
+        let fail = |source: io::Error| {
+            RunError::Read(ReadError::Io {
+                path: path.display().to_string(),
+                source,
+            })
+        };
+        let meta = std::fs::metadata(path).map_err(fail)?;
+        if meta.file_type().is_fifo() || meta.is_dir() {
+            continue;
+        }
+        File::open(path).map_err(fail)?;
+    }
+    Ok(())
 }
 
 /// The output that `--emit-solutions FILE` names: `-` is stdout.

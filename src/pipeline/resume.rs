@@ -15,9 +15,11 @@
 //! one after the other, so a crash can leave either one ahead; the rows past the point where
 //! both agree are cut from both and redone.
 //!
-//! The options that shape the rows (solver, limits, how the input is read) are kept beside an
-//! unfinished output as `OUTPUT.resume.json` ([`RunOptions`]); a resumed run must have the
-//! same, so that its rows fit those already written.
+//! The options that shape the rows (solver, limits, how the input is read) are kept beside the
+//! output as `OUTPUT.resume.json` ([`RunOptions`]), written before its first row and kept
+//! once it is complete; a resumed run must have the same, so that its rows fit those already
+//! written, whether the output is unfinished or complete. An output with rows whose options
+//! are not recorded cannot be resumed. `merge` compares the records of its parts.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -160,21 +162,41 @@ impl RunOptions {
         PathBuf::from(name)
     }
 
-    /// Writes these options beside the output at `output`, as a run does while it writes the
+    /// Writes these options beside the output at `output`, as a run does before it writes the
     /// output; returns the file's path.
     pub fn record(&self, output: &Path) -> io::Result<PathBuf> {
         let path = RunOptions::path(output);
-        let json = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
-        std::fs::write(&path, json + "\n")?;
+        self.write_to(&path)?;
         Ok(path)
     }
 
+    /// Writes these options to the file at `path` (the record's own path).
+    pub fn write_to(&self, path: &Path) -> io::Result<()> {
+        let json = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
+        std::fs::write(path, json + "\n")
+    }
+
+    /// True when `text` is a record of a run's options as this tool writes them (of this
+    /// version or another): a JSON object naming a solver and how the input was read.
+    pub(crate) fn is_record(text: &[u8]) -> bool {
+        serde_json::from_slice::<serde_json::Value>(text)
+            .is_ok_and(|v| v.get("solver").is_some() && v.get("read").is_some())
+    }
+
     /// The options kept beside the output at `output`, if any.
-    fn recorded(output: &Path) -> Result<Option<RunOptions>, ResumeError> {
+    pub fn recorded(output: &Path) -> Result<Option<RunOptions>, ResumeError> {
         let path = RunOptions::path(output);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            // None there, or a name too long to be had.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::InvalidFilename
+                ) =>
+            {
+                return Ok(None);
+            }
             Err(e) => return Err(e.into()),
         };
         serde_json::from_str(&text)
@@ -185,8 +207,14 @@ impl RunOptions {
     /// What differs between the options `self` of the run that began the output and those of
     /// this run, `now`, in words; `None` when they are the same.
     fn difference(&self, now: &RunOptions) -> Option<String> {
+        self.compare(now, "OUTPUT was written with", "this run has")
+    }
+
+    /// What differs between `self` and `other`, in words: the first difference, as
+    /// "`this` --limit 2, `that` --limit 3"; `None` when they are the same.
+    pub fn compare(&self, now: &RunOptions, this: &str, that: &str) -> Option<String> {
         let was = |what: &str, a: String, b: String| {
-            (a != b).then(|| format!("OUTPUT was written with {what} {a}, this run has {what} {b}"))
+            (a != b).then(|| format!("{this} {what} {a}, {that} {what} {b}"))
         };
         let guesses = |g: Option<u64>| g.map_or("none".into(), |g| g.to_string());
         let emits = |e: bool| if e { "a file" } else { "none" }.to_string();
@@ -229,8 +257,8 @@ pub(crate) struct Files<'a> {
 }
 
 /// Checks that the output at `files.results` was begun with `options` (when given), then
-/// reads it alongside `reader` ([`skip_done`]). An output whose options are not recorded can
-/// only be taken as it is: it is refused when the input has records beyond its rows.
+/// reads it alongside `reader` ([`skip_done`]). An output with rows whose options are not
+/// recorded is refused, complete or not: its rows may be of other options.
 pub(crate) fn resume(
     reader: &mut Reader,
     files: &Files,
@@ -247,11 +275,10 @@ pub(crate) fn resume(
         return Err(fail(difference));
     }
     let point = skip_done(reader, files.results, files.header, files.solutions)?;
-    if recorded.is_none() && options.is_some() && point.rows > 0 && reader.next_record()?.is_some()
-    {
+    if recorded.is_none() && options.is_some() && point.rows > 0 {
         return Err(fail(format!(
             "the options of the run that wrote it are unknown ({} is missing), so its rows \
-             cannot be continued",
+             cannot be known to be those of this run's options; run without --resume",
             RunOptions::path(files.results).display()
         )));
     }

@@ -13,6 +13,7 @@ mod explain;
 mod fuzz_smoke;
 mod generate;
 mod grade;
+mod guard;
 mod hostile;
 mod inputs;
 mod interrupt;

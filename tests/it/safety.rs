@@ -254,11 +254,12 @@ fn resume_refuses_other_options_an_edited_input_or_unknown_options() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(stderr(&out).contains("are unknown"), "{}", stderr(&out));
     assert_eq!(std::fs::read(&output).unwrap(), half);
-    // With the options, the resumed file is the full one, and the options file goes.
+    // With the options, the resumed file is the full one, and the options file stays beside
+    // it, for a later --resume or merge to check.
     unfinished();
     let out = resume(&input, &[]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
-    assert!(!sidecar.exists());
+    assert!(sidecar.exists());
     let strip = crate::util::strip_times;
     assert_eq!(strip(&std::fs::read(&output).unwrap()), strip(&rows));
 }

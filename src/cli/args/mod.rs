@@ -2,7 +2,7 @@
 //! module holds the command, the argument groups the verbs share and the exit codes; `verbs`
 //! holds each verb's own arguments.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -165,10 +165,15 @@ pub enum Command {
     ///
     /// Checks that every part has the first part's header and that the `line`s keep
     /// increasing from part to part (per input, the inputs in order, when there is a `file`
-    /// column): no overlap, nothing out of order. With --input (each input of the run), also
-    /// that every record of every input has its row (no gap; for the outputs of solve, grade
-    /// and validate --all). Then writes the first header and every part's rows. On a problem,
-    /// nothing is written.
+    /// column): no overlap, nothing out of order. The options each part was made with are
+    /// kept beside it in PART.resume.json: they must all be the same but --shard (a part
+    /// without one beside parts with one is refused; parts of validate have none). With
+    /// --input (each input of the run), also that every record of every input has its row,
+    /// with the record's puzzle (no gap, no other input; for the outputs of solve, grade and
+    /// validate --all). Then writes the first header and every part's rows, in plain CSV, and
+    /// the parts' options beside OUTPUT. OUTPUT may be no part and no --input file (by any
+    /// name or link), must be named .csv (or be stdout), and another run writing it stops
+    /// this one. On a problem, nothing is written.
     #[command(after_help = MERGE_EXIT_CODES)]
     Merge(MergeArgs),
 }
@@ -195,9 +200,11 @@ pub struct InputArgs {
 
 impl InputArgs {
     /// The inputs these arguments name and how to read them, the shard included; a usage
-    /// error for a shard that cannot be had, before any file is created.
-    pub fn open(&self) -> Result<(Vec<Source>, ReadOptions), RunError> {
+    /// error for a shard that cannot be had, before any file is created, and for an `output`
+    /// that an input directory lists (an earlier run's output, most likely).
+    pub fn open(&self, output: Option<&Path>) -> Result<(Vec<Source>, ReadOptions), RunError> {
         let inputs = inputs::expand(&self.inputs, self.glob.as_deref(), &mut crate::cli::warn)?;
+        self.refuse_listed_output(&inputs, output)?;
         let shard = self.shard.shard()?;
         if shard.is_some() && inputs.iter().any(Source::reads_once) {
             // A shard copies stdin or a pipe to a temporary file, made once the outputs are:
@@ -214,6 +221,48 @@ impl InputArgs {
             ..self.read.options()
         };
         Ok((inputs, read))
+    }
+}
+
+impl InputArgs {
+    /// Refuses an `output` that is one of the files listed from an input directory: the
+    /// output of an earlier run written into that directory is read as an input.
+    fn refuse_listed_output(
+        &self,
+        inputs: &[Source],
+        output: Option<&Path>,
+    ) -> Result<(), RunError> {
+        use std::os::unix::fs::MetadataExt;
+        let Some((path, output)) = output.and_then(|o| Some((o, std::fs::metadata(o).ok()?)))
+        else {
+            return Ok(());
+        };
+        let dirs = self
+            .inputs
+            .iter()
+            .filter(|arg| std::fs::metadata(arg).is_ok_and(|m| m.is_dir()));
+        for dir in dirs {
+            let listed = inputs.iter().any(|source| match source {
+                Source::Path(p) => {
+                    p.parent() == Some(dir.as_path())
+                        && std::fs::metadata(p)
+                            .is_ok_and(|m| (m.dev(), m.ino()) == (output.dev(), output.ino()))
+                }
+                Source::Stdin => false,
+            });
+            if listed {
+                return Err(RunError::SameFile {
+                    path: path.display().to_string(),
+                    what: format!(
+                        "the output is the input: it lies in the input directory {}, whose \
+                         files are all read (it is likely the output of an earlier run); write \
+                         the output elsewhere, move it out, or pick the inputs with --glob",
+                        dir.display()
+                    ),
+                });
+            }
+        }
+        Ok(())
     }
 }
 

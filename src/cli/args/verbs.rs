@@ -19,8 +19,10 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub output: OutputArgs,
 
-    /// Results format. Default: by the name of OUTPUT (.csv, .jsonl or .ndjson, .parquet; CSV
-    /// otherwise and on stdout). A name ending in .gz or .zst is compressed (not Parquet).
+    /// Results format. Default: by the name of OUTPUT (.csv, .tsv, .jsonl or .ndjson,
+    /// .parquet; CSV for a name without extension, a pipe and stdout); any other extension is
+    /// refused unless this is given. A name ending in .gz, .zst or .xz is compressed (not
+    /// Parquet).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<OutputFormat>,
 
@@ -33,6 +35,8 @@ pub struct SolveArgs {
     /// many input records (checking that the last one matches), and append the rest. A damaged
     /// last row is redone; a missing or empty OUTPUT starts afresh. With --emit-solutions, a row
     /// is kept only if its solutions are all in that file, which is cut and appended to alike.
+    /// The options must be those recorded in OUTPUT.resume.json by the run that wrote OUTPUT,
+    /// complete or not; an OUTPUT with rows and no such record is refused.
     #[arg(long, requires = "output")]
     pub resume: bool,
 
@@ -258,7 +262,8 @@ pub struct GradeArgs {
     pub output_format: Option<OutputFormat>,
 
     /// Resume an interrupted run: keep the complete rows already in OUTPUT (needs -o), skip as
-    /// many input records (checking each), and append the rest.
+    /// many input records (checking each), and append the rest; the options (--ruleset
+    /// included) must be those recorded in OUTPUT.resume.json, as for `solve --resume`.
     #[arg(long)]
     pub resume: bool,
 

@@ -39,11 +39,24 @@ impl<W: Write> CsvWriter<W> {
         Ok(w)
     }
 
+    /// A writer whose first row is `header`, its fields separated by `delimiter` (a tab for
+    /// tab-separated values).
+    pub fn with_delimiter(out: W, header: &[&str], delimiter: u8) -> io::Result<Self> {
+        let mut w = CsvWriter::appending_with(out, delimiter);
+        w.inner.write_record(header).map_err(io_error)?;
+        Ok(w)
+    }
+
     /// A writer that appends rows to an output which already has its header (`--resume`).
     pub fn appending(out: W) -> Self {
+        CsvWriter::appending_with(out, b',')
+    }
+
+    fn appending_with(out: W, delimiter: u8) -> Self {
         CsvWriter {
             inner: csv::WriterBuilder::new()
                 .flexible(true)
+                .delimiter(delimiter)
                 .buffer_capacity(64 * 1024)
                 .from_writer(out),
         }

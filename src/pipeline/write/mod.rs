@@ -212,6 +212,8 @@ pub enum OutputFormat {
     /// Comma-separated values with a header row.
     #[default]
     Csv,
+    /// Tab-separated values with a header row.
+    Tsv,
     /// One JSON object per line: numbers as numbers, empty fields as null.
     Jsonl,
     /// Parquet: typed columns in row groups (needs the cargo feature `parquet`).
@@ -228,6 +230,8 @@ pub enum Compression {
     Gzip,
     /// zstd (`.zst`).
     Zstd,
+    /// xz (`.xz`).
+    Xz,
 }
 
 /// How an output is written: its format and compression.
@@ -239,32 +243,109 @@ pub struct Encoding {
     pub compression: Compression,
 }
 
+/// The names of the formats, as an output's name ends: what [`Encoding::of`] reads.
+const FORMAT_NAMES: [(&str, OutputFormat); 5] = [
+    ("csv", OutputFormat::Csv),
+    ("tsv", OutputFormat::Tsv),
+    ("jsonl", OutputFormat::Jsonl),
+    ("ndjson", OutputFormat::Jsonl),
+    ("parquet", OutputFormat::Parquet),
+];
+
+/// The compressions, as an output's name ends.
+const COMPRESSION_NAMES: [(&str, Compression); 4] = [
+    ("gz", Compression::Gzip),
+    ("zst", Compression::Zstd),
+    ("zstd", Compression::Zstd),
+    ("xz", Compression::Xz),
+];
+
+/// The format an output named `base` (its name without a compression suffix) asks for:
+/// `Ok(None)` when the name has no extension, an error naming the extension when it is not
+/// one of [`FORMAT_NAMES`].
+fn format_by_name(base: &str) -> Result<Option<OutputFormat>, String> {
+    let Some(extension) = Path::new(base).extension() else {
+        return Ok(None);
+    };
+    let extension = extension.to_string_lossy();
+    match FORMAT_NAMES.iter().find(|(name, _)| *name == extension) {
+        Some((_, format)) => Ok(Some(*format)),
+        None => {
+            let json = if extension == "json" {
+                "JSON lines (one object a line) are written to a name ending in .jsonl; "
+            } else {
+                ""
+            };
+            Err(format!(
+                "the name ends in .{extension}, which is no output format: {json}name it .csv, \
+                 .tsv, .jsonl or .parquet (optionally .gz, .zst or .xz after it), or give \
+                 --output-format to write one whatever the name"
+            ))
+        }
+    }
+}
+
+/// The format an output's name says: none (no extension), or why its extension is none.
+type Named = Result<Option<OutputFormat>, String>;
+
 impl Encoding {
     /// The encoding of an output named `path` (`None`: stdout): `format` when given, else by
-    /// the name's extension (`.csv`, `.jsonl` or `.ndjson`, `.parquet`; CSV for any other);
-    /// compressed when the name ends in `.gz` or `.zst`. A compressed Parquet file is refused:
-    /// Parquet compresses its own pages.
+    /// the name's extension (`.csv`, `.tsv`, `.jsonl` or `.ndjson`, `.parquet`; CSV for a
+    /// name with none, and for a path that is no regular file: a pipe, `/dev/stdout`);
+    /// compressed when the name ends in `.gz`, `.zst` or `.xz`. Any other extension is
+    /// refused unless `format` is given, as are a bzip2 name and a compressed Parquet file
+    /// (Parquet compresses its own pages).
     pub fn of(path: Option<&Path>, format: Option<OutputFormat>) -> Result<Encoding, String> {
-        let name = path.map_or(String::new(), |p| p.to_string_lossy().to_ascii_lowercase());
-        let (base, compression) = if let Some(base) = name.strip_suffix(".gz") {
-            (base, Compression::Gzip)
-        } else if let Some(base) = name.strip_suffix(".zst") {
-            (base, Compression::Zstd)
-        } else {
-            (name.as_str(), Compression::None)
+        let (named, compression) = Encoding::by_name(path)?;
+        let format = match format {
+            Some(format) => format,
+            None => named?.unwrap_or_default(),
         };
-        let by_name = if base.ends_with(".jsonl") || base.ends_with(".ndjson") {
-            OutputFormat::Jsonl
-        } else if base.ends_with(".parquet") {
-            OutputFormat::Parquet
-        } else {
-            OutputFormat::Csv
+        Encoding::checked(format, compression)
+    }
+
+    /// The encoding of the `--emit-solutions` file named `path` (`None`: stdout) of a run
+    /// whose results are written with `results`: the format its name says (as for
+    /// [`Encoding::of`]), else (a name with no extension or another one, a pipe) the results'
+    /// format; compressed when its name says. A `.json` name is refused.
+    pub fn for_solutions(path: Option<&Path>, results: Encoding) -> Result<Encoding, String> {
+        let (named, compression) = Encoding::by_name(path)?;
+        let json = path.is_some_and(|p| p.to_string_lossy().to_ascii_lowercase().contains(".json"));
+        let format = match named {
+            Ok(format) => format.unwrap_or(results.format),
+            Err(e) if json => return Err(e),
+            Err(_) => results.format,
         };
-        let format = format.unwrap_or(by_name);
+        Encoding::checked(format, compression)
+    }
+
+    /// The compression the name of `path` says, and the format: `None` for stdout, a path
+    /// that is no regular file, and a name without extension; an error naming an extension
+    /// that is no format. A bzip2 name is refused.
+    fn by_name(path: Option<&Path>) -> Result<(Named, Compression), String> {
+        let stream = path.is_some_and(|p| std::fs::metadata(p).is_ok_and(|m| !m.is_file()));
+        let name = match path.and_then(Path::file_name) {
+            Some(name) if !stream => name.to_string_lossy().to_ascii_lowercase(),
+            _ => return Ok((Ok(None), Compression::None)),
+        };
+        if name.ends_with(".bz2") {
+            return Err(
+                "bzip2 is not written: name the output .gz, .zst or .xz to compress it".into(),
+            );
+        }
+        let (base, compression) = COMPRESSION_NAMES
+            .iter()
+            .find_map(|(suffix, c)| Some((name.strip_suffix(suffix)?.strip_suffix('.')?, *c)))
+            .unwrap_or((name.as_str(), Compression::None));
+        Ok((format_by_name(base), compression))
+    }
+
+    /// `format` with `compression`, unless they do not go together or this build lacks them.
+    fn checked(format: OutputFormat, compression: Compression) -> Result<Encoding, String> {
         if format == OutputFormat::Parquet && compression != Compression::None {
             return Err(
                 "a Parquet output is not compressed as a whole: Parquet compresses its \
-                 own pages; drop the .gz or .zst"
+                 own pages; drop the .gz, .zst or .xz"
                     .into(),
             );
         }
@@ -280,26 +361,11 @@ impl Encoding {
         })
     }
 
-    /// The encoding of the `--emit-solutions` file named `path` (`None`: stdout) of a run
-    /// whose results are written with `results`: the format its name says (`.csv`, `.jsonl`,
-    /// `.ndjson`, `.parquet`), else the results' format; compressed when its name says.
-    pub fn for_solutions(path: Option<&Path>, results: Encoding) -> Result<Encoding, String> {
-        let name = path.map_or(String::new(), |p| p.to_string_lossy().to_ascii_lowercase());
-        let base = [".gz", ".zst"]
-            .iter()
-            .find_map(|c| name.strip_suffix(c))
-            .unwrap_or(&name);
-        let named = [".csv", ".jsonl", ".ndjson", ".parquet"]
-            .iter()
-            .any(|e| base.ends_with(e));
-        let format = (!named).then_some(results.format);
-        Encoding::of(path, format)
-    }
-
     /// The encoding in words, for messages.
     pub fn describe(&self) -> String {
         let format = match self.format {
             OutputFormat::Csv => "CSV",
+            OutputFormat::Tsv => "tab-separated values",
             OutputFormat::Jsonl => "JSON lines",
             OutputFormat::Parquet => "Parquet",
         };
@@ -307,6 +373,7 @@ impl Encoding {
             Compression::None => format.to_string(),
             Compression::Gzip => format!("gzip-compressed {format}"),
             Compression::Zstd => format!("zstd-compressed {format}"),
+            Compression::Xz => format!("xz-compressed {format}"),
         }
     }
 
@@ -332,11 +399,18 @@ impl Encoding {
                 flate2::Compression::fast(),
             )),
             Compression::Zstd => Compressed::Zstd(zstd::stream::write::Encoder::new(out, 3)?),
+            // A low preset: xz is slow, and results repeat the same few characters.
+            Compression::Xz => Compressed::Xz(liblzma::write::XzEncoder::new(out, 1)),
         };
         Ok(match self.format {
             OutputFormat::Csv if appending => Box::new(CsvTable::new(CsvWriter::appending(out))),
             OutputFormat::Csv => {
                 let mut writer = CsvWriter::new(out, &names(fields))?;
+                writer.flush()?;
+                Box::new(CsvTable::new(writer))
+            }
+            OutputFormat::Tsv => {
+                let mut writer = CsvWriter::with_delimiter(out, &names(fields), b'\t')?;
                 writer.flush()?;
                 Box::new(CsvTable::new(writer))
             }
@@ -357,6 +431,8 @@ pub enum Compressed {
     Gzip(flate2::write::GzEncoder<Box<dyn Write + Send>>),
     /// zstd.
     Zstd(zstd::stream::write::Encoder<'static, Box<dyn Write + Send>>),
+    /// xz.
+    Xz(liblzma::write::XzEncoder<Box<dyn Write + Send>>),
 }
 
 impl Compressed {
@@ -366,6 +442,7 @@ impl Compressed {
             Compressed::Plain(w) => w.flush(),
             Compressed::Gzip(w) => w.try_finish(),
             Compressed::Zstd(w) => w.do_finish(),
+            Compressed::Xz(w) => w.try_finish(),
         }
     }
 }
@@ -376,6 +453,7 @@ impl Write for Compressed {
             Compressed::Plain(w) => w.write(buf),
             Compressed::Gzip(w) => w.write(buf),
             Compressed::Zstd(w) => w.write(buf),
+            Compressed::Xz(w) => w.write(buf),
         }
     }
 
@@ -384,6 +462,7 @@ impl Write for Compressed {
             Compressed::Plain(w) => w.write_all(buf),
             Compressed::Gzip(w) => w.write_all(buf),
             Compressed::Zstd(w) => w.write_all(buf),
+            Compressed::Xz(w) => w.write_all(buf),
         }
     }
 
@@ -392,6 +471,7 @@ impl Write for Compressed {
             Compressed::Plain(w) => w.flush(),
             Compressed::Gzip(w) => w.flush(),
             Compressed::Zstd(w) => w.flush(),
+            Compressed::Xz(w) => w.flush(),
         }
     }
 }
@@ -414,6 +494,18 @@ mod tests {
         assert_eq!(of("out.ndjson.zst", None), Ok(enc(F::Jsonl, C::Zstd)));
         assert_eq!(of("out", None), Ok(enc(F::Csv, C::None)));
         assert_eq!(of("out.txt", Some(F::Jsonl)), Ok(enc(F::Jsonl, C::None)));
+        assert_eq!(of("out.tsv", None), Ok(enc(F::Tsv, C::None)));
+        assert_eq!(of("out.csv.xz", None), Ok(enc(F::Csv, C::Xz)));
+        assert_eq!(of("out.jsonl.xz", None), Ok(enc(F::Jsonl, C::Xz)));
+        assert_eq!(of("x.json", Some(F::Csv)), Ok(enc(F::Csv, C::None)));
+        assert_eq!(of("/dev/null", None), Ok(enc(F::Csv, C::None)));
+        let json = of("x.json", None).unwrap_err();
+        assert!(
+            json.contains(".jsonl") && json.contains("--output-format"),
+            "{json}"
+        );
+        assert!(of("out.txt", None).is_err());
+        assert!(of("out.csv.bz2", None).is_err());
         assert_eq!(Encoding::of(None, None), Ok(Encoding::default()));
         assert!(of("out.parquet.gz", None).is_err());
         if cfg!(feature = "parquet") {
