@@ -209,8 +209,8 @@ pub fn write_resume_hint(
     writeln!(
         out,
         "sudoku-batch: interrupted; the rows in {} are complete. To finish it, run:\n  {}\n\
-         ({} keeps the options that made the rows, for --resume; it is removed once the \
-         output is finished)",
+         ({} records the options that made the rows, for --resume and merge; it stays \
+         beside the finished output)",
         output.display(),
         words.join(" "),
         sidecar.display()

@@ -157,7 +157,8 @@ fn an_interrupted_run_says_the_command_that_finishes_it() {
         strip_times(&std::fs::read(&output).unwrap()),
         strip_times(&full.stdout)
     );
-    assert!(!Path::new(&sidecar).exists());
+    // The record of options stays beside the finished output, for a later --resume or merge.
+    assert!(Path::new(&sidecar).exists());
     // No hint where there is nothing to resume: stdout.
     let child = StdCommand::new(exe())
         .args(["solve", "-q"])
