@@ -85,7 +85,7 @@ const fn reorder(triplet: u8, o: usize) -> u8 {
 
 /// `SMALLEST[t][s]`: the smallest that three cells of pattern `t` become under the orders in
 /// the set `s` (bit `o` for order `o`), and the set of the orders that give it.
-const SMALLEST: [[(u8, u8); 64]; 8] = smallest_table();
+static SMALLEST: [[(u8, u8); 64]; 8] = smallest_table();
 
 const fn smallest_table() -> [[(u8, u8); 64]; 8] {
     let mut table = [[(7u8, 0u8); 64]; 8];
@@ -385,22 +385,19 @@ fn fixing_clues(views: &Views) -> u32 {
     // A transposing transformation can fix every clue only when no two clues share a row or
     // a column, and two clues share a band exactly when they share a stack; then those
     // transformations are as many as the straight ones.
-    let mut clues = [(0usize, 0usize); CELLS];
-    let mut n = 0;
-    for (i, &d) in views.digits[0].iter().enumerate() {
-        if d != 0 {
-            clues[n] = (i / 9, i % 9);
-            n += 1;
-        }
-    }
-    let clues = &clues[..n];
+    let n = views.clues;
     let one_per_line = rows.count_ones() as usize == n && columns.count_ones() as usize == n;
-    let blocks_agree = one_per_line
-        && clues.iter().all(|&(r1, c1)| {
+    let blocks_agree = one_per_line && {
+        let clues: Vec<(usize, usize)> = (0..CELLS)
+            .filter(|&i| views.digits[0][i] != 0)
+            .map(|i| (i / 9, i % 9))
+            .collect();
+        clues.iter().all(|&(r1, c1)| {
             clues
                 .iter()
                 .all(|&(r2, c2)| (r1 / 3 == r2 / 3) == (c1 / 3 == c2 / 3))
-        });
+        })
+    };
     let fixing = if blocks_agree { 2 * straight } else { straight };
     debug_assert!(TRANSFORMATIONS % fixing == 0);
     fixing
