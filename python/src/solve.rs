@@ -127,6 +127,7 @@ pub fn validate(
         keep_solutions: false,
         find_redundant: minimal,
         grade: None,
+        ..SolveOptions::default()
     };
     let mut checker = Checker::new(duplicates, min_clues);
     let fields: Vec<_> = COLUMNS.iter().copied().chain([PROBLEM]).collect();

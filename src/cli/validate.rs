@@ -33,6 +33,7 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
             keep_solutions: false,
             find_redundant: args.minimal,
             grade: args.er.any().then(|| args.rating.options()),
+            ..SolveOptions::default()
         },
         threads: super::threads(args.solver.threads),
         batch_size: args.batch_size,

@@ -436,3 +436,49 @@ fn fixing_lines(used: u16) -> u32 {
 pub fn canonical(puzzle: &Grid) -> Canonical {
     Canonicaliser::new().canonical(puzzle)
 }
+
+/// A 128-bit key of a grid, for sets of forms (`validate --duplicates isomorph`, the classes a
+/// summary counts): two polynomial hashes of the 81 cells, packed 18 digits to a
+/// coefficient, modulo the prime 2^61 - 1, at two fixed points.
+///
+/// Two different grids get the same key with a probability below 2^-118 (each hash is a
+/// polynomial of degree 4, which has at most 4 roots among 2^61 - 1 points), so among
+/// `n` distinct forms the chance that any two share a key is below `n * n * 2^-119`: under
+/// 10^-17 for a billion classes. The key is the same on every platform and in every
+/// version.
+///
+/// ```
+/// use sudoku_batch::Grid;
+/// use sudoku_batch::isomorph::canon::{canonical, key};
+///
+/// let a: Grid = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+///     .parse()
+///     .unwrap();
+/// let b: Grid = "4...3.......6..8..........2....5..9..8....6...7.1........2.17..5.3....4.9........"
+///     .parse()
+///     .unwrap();
+/// assert_ne!(key(&a), key(&b));
+/// assert_eq!(key(&canonical(&a).grid), key(&canonical(&b).grid)); // digits 1 and 2 swapped
+/// ```
+pub fn key(grid: &Grid) -> u128 {
+    const PRIME: u64 = (1 << 61) - 1;
+    const POINTS: [u64; 2] = [0x0b2d_53f1_9a6c_e4b7, 0x1c58_a0e3_7d29_f64d];
+    fn mul_mod(a: u64, b: u64) -> u64 {
+        let p = u128::from(a) * u128::from(b);
+        let folded = (p as u64 & PRIME) + (p >> 61) as u64;
+        if folded >= PRIME {
+            folded - PRIME
+        } else {
+            folded
+        }
+    }
+    let mut hashes = [0u64; 2];
+    for chunk in grid.cells().chunks(18) {
+        let coefficient = chunk.iter().fold(0u64, |n, &d| n * 10 + u64::from(d));
+        for (h, &point) in hashes.iter_mut().zip(&POINTS) {
+            let sum = mul_mod(*h, point) + coefficient;
+            *h = if sum >= PRIME { sum - PRIME } else { sum };
+        }
+    }
+    (u128::from(hashes[0]) << 64) | u128::from(hashes[1])
+}

@@ -267,6 +267,34 @@ pub struct GradeArgs {
     pub batch_size: usize,
 }
 
+/// The arguments of `canon`.
+#[derive(Debug, Args)]
+pub struct CanonArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Results format, as `solve`'s --output-format: by the name of OUTPUT by default.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
+
+    /// Worker threads. Default: one per CPU this process may use (also what 0 asks for).
+    #[arg(long, short = 'j', value_name = "N", default_value_t)]
+    #[arg(hide_default_value = true)]
+    pub threads: usize,
+
+    /// Resume an interrupted run: keep the complete rows already in OUTPUT (needs -o), skip as
+    /// many input records (checking each), and append the rest.
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+
+    /// Records per batch handed to the worker threads.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH, hide = true)]
+    pub batch_size: usize,
+}
+
 /// The arguments of `merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
