@@ -73,6 +73,9 @@ pub struct Config {
     /// skip as many input records (checking that each row is its record's), append the rest.
     /// Only for writers that give exactly one row per record (`solve`).
     pub resume: bool,
+    /// Other files the run reads before it starts (`validate --against`): like the inputs,
+    /// no output may be one of them.
+    pub also_read: Vec<Source>,
 }
 
 impl Config {
@@ -89,6 +92,7 @@ impl Config {
             emit_solutions: None,
             stop: None,
             resume: false,
+            also_read: Vec::new(),
         }
     }
 }

@@ -203,13 +203,15 @@ fn resolve_future(path: &Path) -> Option<PathBuf> {
 }
 
 impl Outputs {
-    /// Checks that no output is the input and that the outputs are distinct, then opens and
+    /// Checks that no output is an input (or another file the run reads,
+    /// [`Config::also_read`]) and that the outputs are distinct, then opens and
     /// locks the output files without emptying them. Nothing is created or changed when a
     /// check fails.
     pub(crate) fn open(config: &Config) -> Result<Outputs, RunError> {
         let inputs: Vec<Role> = config
             .inputs
             .iter()
+            .chain(&config.also_read)
             .map(|source| match source {
                 Source::Path(p) => Role::of_path(p),
                 Source::Stdin => Role::of_fd(io::stdin()),
