@@ -20,7 +20,18 @@ use super::{Exit, to_stderr};
 /// Runs `validate`.
 pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
     let (inputs, read) = args.input.open()?;
-    let against = inputs::expand(&args.against, None)?;
+    // No --against is none, not stdin as for the inputs.
+    let against = if args.against.is_empty() {
+        Vec::new()
+    } else {
+        inputs::expand(&args.against, None)?
+    };
+    if against.contains(&Source::Stdin) && inputs.contains(&Source::Stdin) {
+        return Err(RunError::Usage {
+            path: "<stdin>".into(),
+            message: "stdin cannot be both an input and --against; name a file for one".into(),
+        });
+    }
     let compare = if args.isomorphs {
         Compare::Isomorph
     } else {

@@ -544,4 +544,12 @@ fn against_finds_a_test_split_leaking_from_training() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&train).unwrap(), fixture_text(30));
+    // Nor can stdin be read as both.
+    let out = bin()
+        .args(["validate", "-q", "--against", "-", "-"])
+        .write_stdin(fixture_text(3))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("stdin cannot be both"), "{}", stderr(&out));
 }
