@@ -218,7 +218,7 @@ impl Canonicaliser {
             });
         }
         let mut pattern = [0u16; 9];
-        for k in 0..9 {
+        for (k, row_pattern) in pattern.iter_mut().enumerate() {
             let mut best = u16::MAX;
             self.next.clear();
             for p in &self.now {
@@ -271,7 +271,7 @@ impl Canonicaliser {
                     self.next.push(q);
                 }
             }
-            pattern[k] = best;
+            *row_pattern = best;
             std::mem::swap(&mut self.now, &mut self.next);
         }
         pattern
@@ -399,7 +399,7 @@ fn fixing_clues(views: &Views) -> u32 {
         })
     };
     let fixing = if blocks_agree { 2 * straight } else { straight };
-    debug_assert!(TRANSFORMATIONS % fixing == 0);
+    debug_assert!(TRANSFORMATIONS.is_multiple_of(fixing));
     fixing
 }
 

@@ -551,5 +551,9 @@ fn against_finds_a_test_split_leaking_from_training() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("stdin cannot be both"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("stdin cannot be both"),
+        "{}",
+        stderr(&out)
+    );
 }
