@@ -17,6 +17,7 @@ Puzzles = Union[
     pa.ChunkedArray,
 ]
 
+CANON_COLUMNS: Tuple[str, ...]
 COLUMNS: Tuple[str, ...]
 GRADE_COLUMNS: Tuple[str, ...]
 RULESETS: Tuple[str, ...]
@@ -53,6 +54,12 @@ def grade(
     max_guesses: Optional[int] = None,
     ruleset: str = "sukaku",
     max_time_ms: Optional[int] = None,
+    first_line: int = 1,
+) -> pa.Table: ...
+def canon(
+    puzzles: Puzzles,
+    *,
+    threads: Optional[int] = None,
     first_line: int = 1,
 ) -> pa.Table: ...
 def generate(
