@@ -8,7 +8,7 @@
 # MINLEX_SOURCE_DIR holds the tool's patminlex.cpp and patminlex.h; a small driver printing
 # `form<TAB>automorphisms` per puzzle is built against them in a temporary directory. Both
 # sides are whole processes reading a file of puzzles and writing one line per puzzle (ours a
-# CSV row). ROUNDS defaults to 5; CORPUS to the five tdoku corpora. Our binary: $SUDOKU_BATCH,
+# CSV row); a corpus under 20,000 puzzles is repeated up to that. ROUNDS defaults to 5; CORPUS to the five tdoku corpora. Our binary: $SUDOKU_BATCH,
 # else target/release/sudoku-batch. Prints a Markdown table of forms/s from the median wall
 # time of each, and the one-thread ratio from the median CPU time (user + system) as well.
 set -euo pipefail
@@ -44,7 +44,8 @@ g++ -O3 -I"$src" -o "$work/minlex" "$work/driver.cpp" "$src/patminlex.cpp"
 
 # Prints "wall cpu" in seconds for one run of the command given.
 timed() {
-    /usr/bin/time -f "%e %U %S" -o "$work/time" "$@" > /dev/null 2>&1
+    local TIMEFORMAT="%3R %3U %3S"
+    { time "$@" > /dev/null 2>&1; } 2> "$work/time"
     awk '{print $1, $2 + $3}' "$work/time"
 }
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
@@ -52,7 +53,13 @@ median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (
 echo "| corpus | puzzles | reference | ours -j 1 | ratio (wall) | ratio (CPU) | ours -j 2 | ratio |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for corpus in "${corpora[@]}"; do
-    grep -v '^#' "$corpus" | grep -v '^[[:space:]]*$' | cut -c1-81 > "$work/puzzles.txt"
+    grep -v '^#' "$corpus" | grep -v '^[[:space:]]*$' | cut -c1-81 > "$work/one_copy.txt"
+    # A small corpus is repeated up to at least 20,000 puzzles, so that start-up does not
+    # decide its rate.
+    : > "$work/puzzles.txt"
+    while [ "$(wc -l < "$work/puzzles.txt")" -lt 20000 ]; do
+        cat "$work/one_copy.txt" >> "$work/puzzles.txt"
+    done
     n=$(wc -l < "$work/puzzles.txt")
     : > "$work/ref"; : > "$work/one"; : > "$work/two"
     for _ in $(seq "$rounds"); do
@@ -65,7 +72,7 @@ for corpus in "${corpora[@]}"; do
     two_wall=$(cut -d' ' -f1 "$work/two" | median)
     awk -v name="$(basename "$corpus")" -v n="$n" -v rw="$ref_wall" -v rc="$ref_cpu" \
         -v ow="$one_wall" -v oc="$one_cpu" -v tw="$two_wall" 'BEGIN {
-        m = 0.005  # /usr/bin/time reports hundredths: no rate above n / 0.005 s
+        m = 0.001  # times are given in thousandths
         rw = rw < m ? m : rw; rc = rc < m ? m : rc; ow = ow < m ? m : ow; oc = oc < m ? m : oc; tw = tw < m ? m : tw
         printf "| %s | %d | %.0f | %.0f | %.2fx | %.2fx | %.0f | %.2fx |\n",
             name, n, n / rw, n / ow, rw / ow, rc / oc, n / tw, rw / tw

@@ -158,14 +158,17 @@ impl Views {
             patterns: [[0; 9]; 2],
             clues: 0,
         };
-        for (i, &d) in puzzle.cells().iter().enumerate() {
-            let (r, c) = (i / 9, i % 9);
-            views.digits[0][i] = d;
-            views.digits[1][c * 9 + r] = d;
-            if d != 0 {
-                views.patterns[0][r] |= 1 << (8 - c);
-                views.patterns[1][c] |= 1 << (8 - r);
-                views.clues += 1;
+        // Without branches: whether a cell is a clue cannot be predicted.
+        let cells = puzzle.cells();
+        for r in 0..9 {
+            for c in 0..9 {
+                let d = cells[r * 9 + c];
+                let clue = u16::from(d != 0);
+                views.digits[0][r * 9 + c] = d;
+                views.digits[1][c * 9 + r] = d;
+                views.patterns[0][r] |= clue << (8 - c);
+                views.patterns[1][c] |= clue << (8 - r);
+                views.clues += usize::from(clue);
             }
         }
         views
@@ -241,21 +244,25 @@ impl Canonicaliser {
                         least[s] = u16::from(v);
                         orders[s] = o;
                     }
-                    let mut value = u16::MAX;
-                    let mut stacks = 0u8;
-                    let mut allowed = p.stacks;
-                    while allowed != 0 {
-                        let o = allowed.trailing_zeros() as usize;
-                        allowed &= allowed - 1;
+                    // The row under each order of the stacks (none for one no longer
+                    // allowed), then the smallest and the orders giving it, without branches.
+                    let values: [u16; 6] = std::array::from_fn(|o| {
                         let [a, b, c] = ORDERS[o];
                         let v = (least[a] << 6) | (least[b] << 3) | least[c];
-                        if v < value {
-                            value = v;
-                            stacks = 1 << o;
-                        } else if v == value {
-                            stacks |= 1 << o;
+                        if (p.stacks >> o) & 1 == 1 {
+                            v
+                        } else {
+                            u16::MAX
                         }
+                    });
+                    let value = values.iter().fold(u16::MAX, |m, &v| m.min(v));
+                    if value > best {
+                        continue;
                     }
+                    let stacks = values
+                        .iter()
+                        .enumerate()
+                        .fold(0u8, |set, (o, &v)| set | (u8::from(v == value) << o));
                     if value > best {
                         continue;
                     }
@@ -286,10 +293,8 @@ impl Canonicaliser {
         let mut n = 0;
         for (k, &row) in pattern.iter().enumerate() {
             for c in 0..9 {
-                if row & (1 << (8 - c)) != 0 {
-                    slots[n] = (k as u8, c as u8);
-                    n += 1;
-                }
+                slots[n] = (k as u8, c as u8);
+                n += usize::from((row >> (8 - c)) & 1 == 1);
             }
         }
         let slots = &slots[..n];
@@ -305,12 +310,11 @@ impl Canonicaliser {
                 for &(k, c) in slots {
                     let d =
                         usize::from(digits[offsets[usize::from(k)] + column_of[usize::from(c)]]);
-                    let mut v = label[d];
-                    if v == 0 {
-                        v = next;
-                        label[d] = next;
-                        next += 1;
-                    }
+                    // A new digit takes the next label (without a branch).
+                    let new = u8::from(label[d] == 0);
+                    label[d] |= next * new;
+                    next += new;
+                    let v = label[d];
                     let cell = usize::from(k) * 9 + usize::from(c);
                     if !less {
                         if v > best[cell] {
