@@ -1,14 +1,21 @@
 //! The checks of `validate`: what is wrong with a record, in words a publisher can act on.
 //!
 //! The records go through the pipeline as for `solve` (counting solutions to 2, with
-//! `--minimal`'s redundant-clue search done on the worker threads); a [`Checker`] then decides,
-//! row by row in input order, each record's problems and counts them.
+//! `--minimal`'s redundant-clue search and, comparing by isomorph, the canonical forms done
+//! on the worker threads); a [`Checker`] then decides, row by row in input order, each
+//! record's problems and counts them. [`Against`] holds the puzzles of other corpora that
+//! no record may repeat (`--against`).
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+
 use crate::grid::Grid;
+use crate::isomorph::canon::{Canonicaliser, key};
 use crate::pipeline::grade::tenths;
-use crate::pipeline::read::{Expected, RecordInput};
+use crate::pipeline::read::{
+    Expected, ReadError, ReadOptions, Reader, Record, RecordInput, Source,
+};
 use crate::pipeline::solve::{Row, Status};
 use crate::pipeline::write::{self, Field, Kind};
 
@@ -47,8 +54,10 @@ pub enum Problem {
     StatedDiffers,
     /// `--minimal`: some clue can be removed.
     Redundant,
-    /// `--duplicates`: the puzzle appeared earlier.
+    /// `--duplicates`: the puzzle (or an isomorph of it) appeared earlier.
     Duplicate,
+    /// `--against`: the puzzle (or an isomorph of it) is in another corpus.
+    Against,
     /// `--min-clues`: too few clues.
     FewClues,
     /// `--min-er`/`--max-er`: rated outside the band.
@@ -60,7 +69,7 @@ pub enum Problem {
 
 impl Problem {
     /// Every kind, in the order the summary lists them.
-    pub const ALL: [Problem; 12] = [
+    pub const ALL: [Problem; 13] = [
         Problem::Invalid,
         Problem::Unsolvable,
         Problem::Multiple,
@@ -70,6 +79,7 @@ impl Problem {
         Problem::StatedDiffers,
         Problem::Redundant,
         Problem::Duplicate,
+        Problem::Against,
         Problem::FewClues,
         Problem::OutsideBand,
         Problem::Unrated,
@@ -87,6 +97,7 @@ impl Problem {
             Problem::StatedDiffers => "stated solution differs",
             Problem::Redundant => "redundant clues",
             Problem::Duplicate => "duplicate",
+            Problem::Against => "found in --against",
             Problem::FewClues => "too few clues",
             Problem::OutsideBand => "outside the ER band",
             Problem::Unrated => "not rated",
@@ -99,11 +110,137 @@ fn cell_name(cell: usize) -> String {
     format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
 }
 
+/// How `--duplicates` and `--against` tell two puzzles the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compare {
+    /// The same clues in the same cells (blanks may be written differently).
+    #[default]
+    Exact,
+    /// Isomorphs: the same canonical form ([`isomorph::canon`](crate::isomorph::canon)).
+    Isomorph,
+}
+
+impl Compare {
+    /// The word a problem starts with: `duplicate of`, `isomorph of`.
+    fn words(self) -> &'static str {
+        match self {
+            Compare::Exact => "duplicate of",
+            Compare::Isomorph => "isomorph of",
+        }
+    }
+}
+
+/// Where a puzzle was seen: its input's index (16 bits) and line (48 bits) in one word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Place(u64);
+
+impl Place {
+    fn new(file: u32, line: u64) -> Place {
+        Place((u64::from(file.min(0xffff)) << 48) | line.min((1 << 48) - 1))
+    }
+
+    fn file(self) -> usize {
+        (self.0 >> 48) as usize
+    }
+
+    fn line(self) -> u64 {
+        self.0 & ((1 << 48) - 1)
+    }
+}
+
+/// The puzzles seen, by how they are compared: exact ones whole, isomorph classes by the
+/// 128-bit [`key`] of their canonical form (16 bytes, as two words so that an entry with its
+/// place takes 24).
+#[derive(Debug)]
+enum Seen {
+    Exact(HashMap<Grid, Place>),
+    Isomorph(HashMap<[u64; 2], Place>),
+}
+
+/// A 128-bit key as two words.
+fn halves(k: u128) -> [u64; 2] {
+    [(k >> 64) as u64, k as u64]
+}
+
+/// The puzzles of other corpora (`--against`): every record of the input whose puzzle, or an
+/// isomorph of it, is among them fails with where it was found.
+#[derive(Debug)]
+pub struct Against {
+    compare: Compare,
+    /// The corpora's names, as the messages give them.
+    names: Vec<String>,
+    /// The 128-bit [`key`] of each puzzle (exact) or canonical form (isomorph), with where it
+    /// was first seen.
+    keys: HashMap<[u64; 2], Place>,
+}
+
+impl Against {
+    /// Reads every puzzle of `sources` (each read as `read` says; records that are not
+    /// puzzles are skipped) on `pool`'s threads.
+    pub fn read(
+        sources: &[Source],
+        read: &ReadOptions,
+        compare: Compare,
+        pool: &rayon::ThreadPool,
+    ) -> Result<Against, ReadError> {
+        let mut keys = HashMap::new();
+        for (file, source) in sources.iter().enumerate() {
+            let mut reader = Reader::open(source, read)?;
+            let mut batch: Vec<Record> = Vec::new();
+            let mut found: Vec<Option<(u128, u64)>> = Vec::new();
+            loop {
+                let more = reader.read_batch(&mut batch, 4096)?;
+                pool.install(|| {
+                    batch
+                        .par_iter()
+                        .map_init(Canonicaliser::new, |canon, record| match &record.input {
+                            RecordInput::Puzzle(p) => Some((
+                                match compare {
+                                    Compare::Exact => key(p),
+                                    Compare::Isomorph => key(&canon.canonical(p).grid),
+                                },
+                                record.line,
+                            )),
+                            RecordInput::Invalid { .. } => None,
+                        })
+                        .collect_into_vec(&mut found)
+                });
+                for &(k, line) in found.iter().flatten() {
+                    keys.entry(halves(k))
+                        .or_insert(Place::new(file as u32, line));
+                }
+                if !more {
+                    break;
+                }
+            }
+        }
+        Ok(Against {
+            compare,
+            names: sources.iter().map(Source::display_name).collect(),
+            keys,
+        })
+    }
+
+    /// The distinct puzzles (exact) or classes (isomorph) held.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// True when no puzzle is held.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+}
+
 /// Decides each row's problems, in input order, and counts them.
 #[derive(Debug, Default)]
 pub struct Checker {
-    /// `--duplicates`: the line where each puzzle was first seen.
-    seen: Option<HashMap<Grid, u64>>,
+    /// `--duplicates`: where each puzzle (or class) was first seen.
+    seen: Option<Seen>,
+    /// With several inputs, their names, for `duplicate of FILE line N`.
+    names: Option<Vec<String>>,
+    /// `--against`.
+    against: Option<Against>,
     /// `--min-clues`.
     min_clues: Option<usize>,
     /// `--min-er`/`--max-er`: the band of ER in tenths, both ends included.
@@ -120,9 +257,57 @@ impl Checker {
     /// A checker for the options that are checked in the writer.
     pub fn new(duplicates: bool, min_clues: Option<usize>) -> Checker {
         Checker {
-            seen: duplicates.then(HashMap::new),
+            seen: duplicates.then(|| Seen::Exact(HashMap::new())),
             min_clues,
             ..Checker::default()
+        }
+    }
+
+    /// The same checker, failing the puzzles seen earlier compared as `compare` says (or
+    /// none, for `None`). Comparing by isomorph, the rows must come from a run that finds
+    /// canonical forms ([`SolveOptions::canon`](crate::pipeline::solve::SolveOptions::canon)).
+    pub fn with_duplicates(self, compare: Option<Compare>) -> Checker {
+        Checker {
+            seen: compare.map(|c| match c {
+                Compare::Exact => Seen::Exact(HashMap::new()),
+                Compare::Isomorph => Seen::Isomorph(HashMap::new()),
+            }),
+            ..self
+        }
+    }
+
+    /// The same checker, naming the input in its messages (`duplicate of FILE line N`): for
+    /// a run of several inputs, `names` in the order of [`Record::file`].
+    pub fn with_names(self, names: Vec<String>) -> Checker {
+        Checker {
+            names: Some(names),
+            ..self
+        }
+    }
+
+    /// The same checker, failing every puzzle found in `against`. Comparing by isomorph,
+    /// the rows must come from a run that finds canonical forms.
+    pub fn with_against(self, against: Against) -> Checker {
+        Checker {
+            against: Some(against),
+            ..self
+        }
+    }
+
+    /// The essentially different puzzles seen so far (distinct canonical forms), when
+    /// duplicates are compared by isomorph.
+    pub fn classes(&self) -> Option<u64> {
+        match &self.seen {
+            Some(Seen::Isomorph(seen)) => Some(seen.len() as u64),
+            _ => None,
+        }
+    }
+
+    /// `line N`, or `FILE line N` with several inputs.
+    fn place(&self, place: Place) -> String {
+        match &self.names {
+            Some(names) => format!("{} line {}", names[place.file()], place.line()),
+            None => format!("line {}", place.line()),
         }
     }
 
@@ -198,10 +383,36 @@ impl Checker {
             );
         }
         if let RecordInput::Puzzle(puzzle) = &row.record.input {
-            if let Some(seen) = &mut self.seen {
-                let first = *seen.entry(*puzzle).or_insert(row.record.line);
-                if first != row.record.line {
-                    self.add(Problem::Duplicate, &format!("duplicate of line {first}"));
+            let here = Place::new(row.record.file, row.record.line);
+            let form_key = row.canonical.map(|form| halves(key(&form.grid)));
+            let first = match (&mut self.seen, form_key) {
+                (Some(Seen::Exact(seen)), _) => {
+                    Some((Compare::Exact, *seen.entry(*puzzle).or_insert(here)))
+                }
+                (Some(Seen::Isomorph(seen)), Some(k)) => {
+                    Some((Compare::Isomorph, *seen.entry(k).or_insert(here)))
+                }
+                _ => None,
+            };
+            if let Some((compare, first)) = first
+                && first != here
+            {
+                let text = format!("{} {}", compare.words(), self.place(first));
+                self.add(Problem::Duplicate, &text);
+            }
+            if let Some(against) = &self.against {
+                let k = match against.compare {
+                    Compare::Exact => Some(halves(key(puzzle))),
+                    Compare::Isomorph => form_key,
+                };
+                if let Some(found) = k.and_then(|k| against.keys.get(&k)) {
+                    let text = format!(
+                        "{} {} line {}",
+                        against.compare.words(),
+                        against.names[found.file()],
+                        found.line()
+                    );
+                    self.add(Problem::Against, &text);
                 }
             }
             let clues = puzzle.clue_count();

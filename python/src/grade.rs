@@ -65,6 +65,7 @@ pub fn grade(
             ruleset: self::ruleset(ruleset)?,
             max_time: max_time_ms.map(std::time::Duration::from_millis),
         }),
+        ..SolveOptions::default()
     };
     let schema = schema(&GRADE_COLUMNS);
     let mut batches = Vec::new();

@@ -137,6 +137,7 @@ pub fn validate(
         keep_solutions: false,
         find_redundant: minimal,
         grade: band.map(|_| grade),
+        ..SolveOptions::default()
     };
     let mut checker = Checker::new(duplicates, min_clues);
     if let Some((min, max)) = band {

@@ -1,4 +1,4 @@
-"""Solve, validate, grade and generate Sudoku puzzles in parallel, with results as pyarrow tables.
+"""Solve, validate, grade, canonicalise and generate Sudoku puzzles in parallel into pyarrow tables.
 
 The solvers of the ``sudoku-batch`` command line, for Python::
 
@@ -14,7 +14,8 @@ of a text file: 81 cells (``1``-``9``, and ``.``, ``0`` or ``_`` for a blank), t
 space, tab, ``,`` or ``;`` and a comment; one line end at the end is ignored.
 
 The result has the columns of ``sudoku-batch solve`` (:data:`COLUMNS`; :func:`grade`'s are those
-of ``sudoku-batch grade``, :data:`GRADE_COLUMNS`), one row per puzzle in input order, ``line``
+of ``sudoku-batch grade``, :data:`GRADE_COLUMNS`; :func:`canon`'s those of ``sudoku-batch
+canon``, :data:`CANON_COLUMNS`), one row per puzzle in input order, ``line``
 being the puzzle's 1-based position (or counted from ``first_line``, so that the parts of a
 corpus solved apart keep the command line's line numbers). Numbers are ``uint64``, ratings
 ``float64``, texts ``string``; a field the command line leaves empty (no solution, no error) is
@@ -45,11 +46,13 @@ from ._results import read_results
 
 __all__ = [
     "__version__",
+    "CANON_COLUMNS",
     "COLUMNS",
     "GRADE_COLUMNS",
     "RULESETS",
     "SOLVERS",
     "SYMMETRIES",
+    "canon",
     "generate",
     "grade",
     "read_results",
@@ -77,6 +80,9 @@ GRADE_COLUMNS = (
     "time_ns",
     "error",
 )
+
+#: The columns of :func:`canon`'s table, those of ``sudoku-batch canon``.
+CANON_COLUMNS = ("line", "puzzle", "status", "canonical", "automorphisms", "error")
 
 #: The ladders of techniques :func:`grade` can follow, the default (``"sukaku"``) first.
 RULESETS = ("sukaku", "classic")
@@ -260,6 +266,48 @@ def grade(
         _optional_count(max_guesses, "max_guesses"),
         _ruleset(ruleset),
         _optional_count(max_time_ms, "max_time_ms", minimum=1),
+        _count(first_line, "first_line"),
+    )
+
+
+def canon(
+    puzzles: Any,
+    *,
+    threads: Optional[int] = None,
+    first_line: int = 1,
+) -> pa.Table:
+    """Every puzzle's canonical form, as ``sudoku-batch canon``.
+
+    Puzzles that differ only by relabelling the digits, permuting the bands, the rows within a
+    band, the stacks or the columns within a stack, or transposing, are isomorphs: the same
+    puzzle. They share one canonical form, the minlex form the Sudoku community uses (equal to
+    Mladen Dobrichev's minlexing tool's): the smallest clue pattern read row by row, blanks
+    first, then the smallest digits relabelled in order of first appearance. Solved grids
+    have one too. Puzzles are not solved.
+
+        >>> t = canon(["1" + "." * 80, "." * 80 + "7"])
+        >>> t.column("canonical").to_pylist() == ["." * 80 + "1"] * 2
+        True
+
+    Args:
+        puzzles: the puzzles (see the module's documentation for the accepted types).
+        threads: worker threads; ``None`` (or 0) for one per CPU this process may use.
+        first_line: the ``line`` of the first puzzle; the next ones count on from it.
+
+    Returns:
+        A ``pyarrow.Table`` with the columns :data:`CANON_COLUMNS`. ``status`` is ``ok``, or
+        ``invalid`` with the reason in ``error`` and null ``canonical`` and ``automorphisms``;
+        ``automorphisms`` (``uint64``) counts the distinct ways the puzzle maps onto its form
+        (1 for an asymmetric puzzle). Equal forms are isomorphs: ``t.column("canonical")
+        .unique()`` holds the essentially different puzzles.
+
+    Raises:
+        TypeError: as :func:`solve`.
+        ValueError: as :func:`solve`.
+    """
+    return _native.canon(
+        _puzzles(puzzles, "puzzles"),
+        _threads(threads),
         _count(first_line, "first_line"),
     )
 

@@ -19,9 +19,9 @@ Puzzles = Union[
 ]
 
 __version__: str
+CANON_COLUMNS: Tuple[str, ...]
 COLUMNS: Tuple[str, ...]
-GRADE___version__: str
-COLUMNS: Tuple[str, ...]
+GRADE_COLUMNS: Tuple[str, ...]
 RULESETS: Tuple[str, ...]
 SOLVERS: Tuple[str, ...]
 SYMMETRIES: Tuple[str, ...]
@@ -60,6 +60,12 @@ def grade(
     max_guesses: Optional[int] = None,
     ruleset: str = "sukaku",
     max_time_ms: Optional[int] = None,
+    first_line: int = 1,
+) -> pa.Table: ...
+def canon(
+    puzzles: Puzzles,
+    *,
+    threads: Optional[int] = None,
     first_line: int = 1,
 ) -> pa.Table: ...
 def generate(

@@ -40,6 +40,11 @@ def grade(
     max_time_ms: Optional[int],
     first_line: int,
 ) -> pa.Table: ...
+def canon(
+    puzzles: Any,
+    threads: int,
+    first_line: int,
+) -> pa.Table: ...
 def generate(
     count: int,
     seed: int,

@@ -22,7 +22,7 @@ import sudoku_batch
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "sample.txt"
-NUMBERS = {"line", "solutions", "guesses", "steps", "time_ns"}
+NUMBERS = {"line", "solutions", "guesses", "steps", "time_ns", "automorphisms"}
 RATINGS = {"er", "ep", "ed"}
 
 

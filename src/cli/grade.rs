@@ -26,6 +26,7 @@ pub fn run(args: GradeArgs) -> Result<Exit, RunError> {
             keep_solutions: false,
             find_redundant: false,
             grade: Some(args.rating.options()),
+            ..SolveOptions::default()
         },
         threads: super::threads(args.solver.threads),
         batch_size: args.batch_size,

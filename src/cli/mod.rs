@@ -3,6 +3,7 @@
 
 mod args;
 mod bench;
+mod canon;
 mod explain;
 mod generate;
 mod grade;
@@ -54,6 +55,7 @@ pub fn run(cli: Cli) -> Exit {
         Command::Generate(args) => generate::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Grade(args) => grade::run(args),
+        Command::Canon(args) => canon::run(args),
         Command::Merge(args) => merge::run(args),
     };
     match result {

@@ -18,6 +18,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, RunError> {
             keep_solutions: args.emit_solutions.is_some(),
             find_redundant: false,
             grade: None,
+            ..SolveOptions::default()
         },
         threads: super::threads(args.solver.threads),
         batch_size: args.batch_size,

@@ -4,12 +4,14 @@
 //! record's problems. This module writes only the rows that fail (or all with `--all`) with the
 //! extra `problem` column, and gives the summary and the exit code.
 
-use sudoku_batch::pipeline::read::{ReadOptions, Source};
+use sudoku_batch::pipeline::canon::Canon;
+use sudoku_batch::pipeline::read::{ReadOptions, Source, inputs};
 use sudoku_batch::pipeline::solve::SolveOptions;
 use sudoku_batch::pipeline::write::{Value, row_values};
 use sudoku_batch::pipeline::{self, Config, Output, RunError};
 use sudoku_batch::solver::Limits;
-use sudoku_batch::validate::{COLUMNS, Checker};
+use sudoku_batch::validate::{Against, COLUMNS, Checker, Compare};
+use sudoku_batch::words::thousands;
 
 use super::args::ValidateArgs;
 use super::progress::{self, Bar};
@@ -18,6 +20,23 @@ use super::{Exit, to_stderr};
 /// Runs `validate`.
 pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
     let (inputs, read) = args.input.open(args.output.output.as_deref())?;
+    // No --against is none, not stdin as for the inputs.
+    let against = if args.against.is_empty() {
+        Vec::new()
+    } else {
+        inputs::expand(&args.against, None, &mut super::warn)?
+    };
+    if against.contains(&Source::Stdin) && inputs.contains(&Source::Stdin) {
+        return Err(RunError::Usage {
+            path: "<stdin>".into(),
+            message: "stdin cannot be both an input and --against; name a file for one".into(),
+        });
+    }
+    let compare = if args.isomorphs {
+        Compare::Isomorph
+    } else {
+        Compare::Exact
+    };
     let config = Config {
         read: ReadOptions {
             expect_column: args.expect_column.clone(),
@@ -33,11 +52,17 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
             keep_solutions: false,
             find_redundant: args.minimal,
             grade: args.er.any().then(|| args.rating.options()),
+            canon: if args.isomorphs && (args.duplicates || !against.is_empty()) {
+                Canon::Also
+            } else {
+                Canon::Off
+            },
         },
         threads: super::threads(args.solver.threads),
         batch_size: args.batch_size,
         // Ctrl-C stops at a batch boundary, like `solve`: the report stays a valid CSV.
         stop: super::stop_on_signal(args.output.output.as_deref()),
+        also_read: against.clone(),
         inputs,
         output_format: args.output_format,
         ..Config::new(
@@ -45,7 +70,16 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
             Output::from_arg(args.output.output.as_deref()),
         )
     };
-    let mut checker = Checker::new(args.duplicates, args.min_clues);
+    let mut checker =
+        Checker::new(false, args.min_clues).with_duplicates(args.duplicates.then_some(compare));
+    if config.inputs.len() > 1 {
+        checker = checker.with_names(config.inputs.iter().map(Source::display_name).collect());
+    }
+    if !against.is_empty() {
+        let pool = pipeline::thread_pool(config.threads)?;
+        let read = ReadOptions::default();
+        checker = checker.with_against(Against::read(&against, &read, compare, &pool)?);
+    }
     if args.er.any() {
         checker = checker.with_er_band(
             args.er.min_er.unwrap_or(0),
@@ -69,7 +103,15 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
     if args.output.summary() {
         to_stderr(|out| {
             progress::write_summary(out, &summary)?;
-            progress::write_problems(out, &checker, summary.interrupted)
+            progress::write_problems(out, &checker, summary.interrupted)?;
+            match checker.classes() {
+                Some(n) => writeln!(
+                    out,
+                    "  {} essentially different puzzles (distinct canonical forms)",
+                    thousands(n)
+                ),
+                None => Ok(()),
+            }
         });
     }
     Ok(if summary.interrupted {

@@ -6,6 +6,7 @@
 //! them ([`write`](mod@write)), flushes at every batch boundary, reports progress and tallies the
 //! [`Summary`]. Memory stays flat however long the input: only a few batches are in flight.
 
+pub mod canon;
 pub mod grade;
 pub mod output;
 pub mod read;
@@ -72,6 +73,9 @@ pub struct Config {
     /// skip as many input records (checking that each row is its record's), append the rest.
     /// Only for writers that give exactly one row per record (`solve`).
     pub resume: bool,
+    /// Other files the run reads before it starts (`validate --against`): like the inputs,
+    /// no output may be one of them.
+    pub also_read: Vec<Source>,
 }
 
 impl Config {
@@ -88,6 +92,7 @@ impl Config {
             emit_solutions: None,
             stop: None,
             resume: false,
+            also_read: Vec::new(),
         }
     }
 }
@@ -133,6 +138,9 @@ pub struct Summary {
     pub columns: Vec<String>,
     /// Puzzles rated, per band of ER, when rating ([`SolveOptions::grade`]).
     pub ratings: grade::Ratings,
+    /// The distinct canonical forms among the rows written (not those kept by `--resume`),
+    /// when the run finds them ([`SolveOptions::canon`]): the essentially different puzzles.
+    pub classes: Option<u64>,
 }
 
 impl Summary {
@@ -244,9 +252,26 @@ impl ResultsWriter {
 /// Runs the whole pipeline: reads every record, solves it, writes its row. `progress` is
 /// called after every batch written. The options that shape the rows of a plain CSV output
 /// file are kept beside it, for `--resume` and `merge` ([`resume::RunOptions`]).
-/// With [`SolveOptions::grade`] set the rows are `grade`'s ([`write::GRADE_COLUMNS`]).
+/// With [`SolveOptions::grade`] set the rows are `grade`'s ([`write::GRADE_COLUMNS`]); with
+/// [`SolveOptions::canon`] [`Canon::Only`](canon::Canon::Only), `canon`'s
+/// ([`canon::CANON_COLUMNS`]).
 pub fn run(config: &Config, progress: &mut dyn FnMut(&Progress)) -> Result<Summary, RunError> {
     let options = resume::RunOptions::of(config);
+    if config.solve.canon == canon::Canon::Only {
+        let mut classes = canon::Classes::default();
+        let mut summary = run_rows(
+            config,
+            &canon::CANON_COLUMNS,
+            Some(options),
+            progress,
+            |w, row| {
+                classes.add(row);
+                w.write_row(&canon::canon_values(row))
+            },
+        )?;
+        summary.classes = Some(classes.count());
+        return Ok(summary);
+    }
     if config.solve.grade.is_some() {
         let mut text = GradeText::default();
         return run_rows(config, &GRADE_COLUMNS, Some(options), progress, |w, row| {

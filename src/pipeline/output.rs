@@ -146,6 +146,10 @@ impl<'a> Plan<'a> {
                     source,
                     what: "the input",
                 })
+                .chain(config.also_read.iter().map(|source| Read {
+                    source,
+                    what: "an --against file",
+                }))
                 .collect(),
             results: config.output.clone(),
             solutions: config.emit_solutions.as_deref().map(solutions_output),

@@ -6,11 +6,13 @@
 
 use std::sync::Arc;
 
+use super::canon::Canon;
 use super::grade::{GradeOptions, Rated};
 use super::read::{Record, RecordInput};
 use super::solutions::{Emitter, RecordSolutions};
 use super::stopwatch::Stopwatch;
 use crate::grid::{CELLS, Conflict, Grid};
+use crate::isomorph::canon::{Canonical, Canonicaliser};
 use crate::logic::Grader;
 use crate::solver::{Limits, Outcome, Solver, Stop, Strategy};
 
@@ -88,6 +90,10 @@ pub struct SolveOptions {
     /// Also rate every puzzle with exactly one solution on the Sudoku Explainer scale, into
     /// [`Row::rating`] (`grade`, `validate --min-er/--max-er`). Runs on the solver threads.
     pub grade: Option<GradeOptions>,
+    /// Also, or instead of solving, find every puzzle's canonical form, into
+    /// [`Row::canonical`] (`canon`, `validate --duplicates isomorph`). Runs on the solver
+    /// threads.
+    pub canon: Canon,
 }
 
 /// The result for one record.
@@ -116,6 +122,10 @@ pub struct Row {
     /// The rating, when [`SolveOptions::grade`] is set and the puzzle has exactly one
     /// solution.
     pub rating: Option<Rated>,
+    /// The canonical form, when [`SolveOptions::canon`] asks for it and the record is a
+    /// puzzle. A record only canonicalised ([`Canon::Only`]) is not searched: its status is
+    /// `solved` (or `invalid`), with no solution.
+    pub canonical: Option<Canonical>,
 }
 
 impl Row {
@@ -132,6 +142,7 @@ impl Row {
             reserved: 0,
             redundant_clues: Vec::new(),
             rating: None,
+            canonical: None,
         }
     }
 
@@ -165,11 +176,12 @@ impl Row {
     }
 }
 
-/// What a worker thread keeps from one record to the next: a solver and, when rating, a
-/// grader.
+/// What a worker thread keeps from one record to the next: a solver, when rating a grader,
+/// and the canonicaliser's buffers.
 pub struct Worker {
     solver: Box<dyn Solver>,
     grader: Option<Grader>,
+    canonicaliser: Canonicaliser,
 }
 
 impl Worker {
@@ -178,6 +190,7 @@ impl Worker {
         Worker {
             solver: options.strategy.solver(),
             grader: options.grade.map(|g| Grader::with_ruleset(g.ruleset)),
+            canonicaliser: Canonicaliser::new(),
         }
     }
 
@@ -193,7 +206,15 @@ impl Worker {
         options: &SolveOptions,
         emitter: Option<(&Emitter, u64)>,
     ) -> Row {
+        if options.canon == Canon::Only {
+            return self.canonical_row(record);
+        }
         let mut row = solve_emitting(&mut *self.solver, record, options, emitter);
+        if options.canon == Canon::Also
+            && let RecordInput::Puzzle(puzzle) = &row.record.input
+        {
+            row.canonical = Some(self.canonicaliser.canonical(puzzle));
+        }
         if let (Some(grader), Some(grade), Status::Unique) =
             (&mut self.grader, options.grade, row.status)
             && let RecordInput::Puzzle(puzzle) = &row.record.input
@@ -206,6 +227,20 @@ impl Worker {
             }
             row.rating = Some(rated);
         }
+        row
+    }
+
+    /// The row of a record only canonicalised: its form, in the time it took.
+    fn canonical_row(&mut self, record: Record) -> Row {
+        let RecordInput::Puzzle(puzzle) = &record.input else {
+            return Row::unsearched(record, Status::Invalid, Outcome::default());
+        };
+        let watch = Stopwatch::start();
+        let form = self.canonicaliser.canonical(puzzle);
+        let time_ns = watch.elapsed_ns();
+        let mut row = Row::unsearched(record, Status::Solved, Outcome::default());
+        row.time_ns = time_ns;
+        row.canonical = Some(form);
         row
     }
 }
@@ -269,6 +304,7 @@ fn solve_emitting(
         reserved,
         redundant_clues,
         rating: None,
+        canonical: None,
     }
 }
 

@@ -8,6 +8,7 @@
 mod util;
 
 mod bench;
+mod canon;
 mod differential;
 mod explain;
 mod fuzz_smoke;

@@ -161,6 +161,24 @@ pub enum Command {
     /// with `not rated: ...` in `error`. The summary counts puzzles per band of ER.
     #[command(after_help = GRADE_EXIT_CODES)]
     Grade(GradeArgs),
+    /// Write every puzzle's canonical form: the one representative of its isomorph class.
+    ///
+    /// Puzzles that differ only by relabelling the digits, permuting the bands, the rows within
+    /// a band, the stacks or the columns within a stack, or transposing, are the same puzzle
+    /// (isomorphs); they have one canonical form, the minlex form the Sudoku community uses
+    /// (Mladen Dobrichev's minlexing tool gives the same): of all the isomorphs, the one with
+    /// the smallest clue pattern read row by row, blanks first, then the smallest digits,
+    /// relabelled in order of first appearance. Solved grids have one too.
+    ///
+    /// Columns: line,puzzle,status,canonical,automorphisms,error (after `file` with several
+    /// inputs). Status is ok, or invalid (not a puzzle; error says why, canonical is empty).
+    /// `automorphisms` counts the distinct ways the puzzle maps onto its form, told apart by
+    /// where its clues go: 1 for an asymmetric puzzle. Puzzles are not solved: clues that
+    /// conflict still have a form. The summary counts the distinct forms among the rows
+    /// written, the essentially different puzzles. Rows come in input order whatever the
+    /// thread count, as CSV, JSON lines or Parquet (--output-format).
+    #[command(after_help = EXIT_CODES)]
+    Canon(CanonArgs),
     /// Join the CSV outputs of the parts of a run (--shard K/N) into the output of the whole.
     ///
     /// Checks that every part has the first part's header and that the `line`s keep

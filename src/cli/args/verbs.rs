@@ -164,10 +164,32 @@ pub struct ValidateArgs {
     pub minimal: bool,
 
     /// A puzzle equal to an earlier one (same clues; blanks may be written differently) fails
-    /// with `duplicate of line N`. Memory grows with the corpus: every distinct puzzle is
-    /// kept, about 150 bytes each. With --shard, only duplicates within the part are found.
+    /// with `duplicate of line N` (`of FILE line N` with several inputs); with --isomorphs,
+    /// an isomorph of an earlier one fails with `isomorph of line N`. Memory grows with the
+    /// corpus: every distinct puzzle is kept, about 150 bytes each (with --isomorphs, each
+    /// class as a key, see there). With --shard, only duplicates within the part are found.
     #[arg(long)]
     pub duplicates: bool,
+
+    /// Another corpus (e.g. a training set; give the option again for several) that no record
+    /// may repeat: a record whose puzzle is in FILE fails with `duplicate of FILE line N`
+    /// (with --isomorphs, one with an isomorph in FILE: `isomorph of FILE line N`). FILE is
+    /// read whole first, in the format its name says, its puzzle column found by name as for
+    /// an input without --column; its records that are not puzzles are skipped. Each distinct
+    /// puzzle of FILE is kept as a 128-bit key with its line, as --isomorphs keeps classes.
+    #[arg(long, value_name = "FILE")]
+    pub against: Vec<PathBuf>,
+
+    /// --duplicates and --against compare puzzles up to isomorphism: the same puzzle up to
+    /// relabelling the digits, permuting bands, stacks, rows within a band, columns within a
+    /// stack, and transposing (the same canonical form, see `canon --help`); the summary
+    /// counts the essentially different puzzles. Each class is kept as a 128-bit key of its
+    /// canonical form with the line where it was first seen: 24 bytes (30 to 60 with the hash
+    /// table's room to grow). Two different forms share a key with a probability below
+    /// 2^-118, so a false `isomorph of` is less likely than 10^-17 even among a billion
+    /// classes.
+    #[arg(long)]
+    pub isomorphs: bool,
 
     /// A puzzle with fewer than N clues fails with `C clues, fewer than N`.
     #[arg(long, value_name = "N")]
@@ -269,6 +291,34 @@ pub struct GradeArgs {
 
     /// Records per batch handed to the worker threads.
     #[arg(long, value_name = "N", default_value_t = 256, hide = true)]
+    pub batch_size: usize,
+}
+
+/// The arguments of `canon`.
+#[derive(Debug, Args)]
+pub struct CanonArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Results format, as `solve`'s --output-format: by the name of OUTPUT by default.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
+
+    /// Worker threads. Default: one per CPU this process may use (also what 0 asks for).
+    #[arg(long, short = 'j', value_name = "N", default_value_t)]
+    #[arg(hide_default_value = true)]
+    pub threads: usize,
+
+    /// Resume an interrupted run: keep the complete rows already in OUTPUT (needs -o), skip as
+    /// many input records (checking each), and append the rest.
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+
+    /// Records per batch handed to the worker threads.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH, hide = true)]
     pub batch_size: usize,
 }
 

@@ -1,0 +1,104 @@
+//! `sudoku-batch canon`: every puzzle's canonical form, through the pipeline of `solve`, with
+//! the count of essentially different puzzles in the summary.
+
+use sudoku_batch::pipeline::canon::Canon;
+use sudoku_batch::pipeline::read::Source;
+use sudoku_batch::pipeline::solve::{SolveOptions, Status};
+use sudoku_batch::pipeline::{Config, Output, RunError};
+
+use std::io::Write;
+
+use sudoku_batch::pipeline::Summary;
+use sudoku_batch::words::{count, thousands};
+
+use super::args::CanonArgs;
+use super::{Exit, stop_on_signal, to_stderr};
+
+/// Runs `canon`.
+pub fn run(args: CanonArgs) -> Result<Exit, RunError> {
+    let (inputs, read) = args.input.open(args.output.output.as_deref())?;
+    let config = Config {
+        read,
+        solve: SolveOptions {
+            canon: Canon::Only,
+            ..SolveOptions::default()
+        },
+        threads: super::threads(args.threads),
+        batch_size: args.batch_size,
+        stop: stop_on_signal(args.output.output.as_deref()),
+        resume: args.resume,
+        inputs,
+        output_format: args.output_format,
+        ..Config::new(
+            Source::Stdin,
+            Output::from_arg(args.output.output.as_deref()),
+        )
+    };
+    let summary = super::run_with_bar(&config, args.output.progress())?;
+    if args.output.summary() {
+        to_stderr(|out| write_summary(out, &summary));
+    }
+    let failed = summary.count(Status::Invalid) + summary.resumed_invalid;
+    Ok(if summary.interrupted {
+        Exit::Interrupted
+    } else if failed > 0 {
+        Exit::Failed
+    } else {
+        Exit::Ok
+    })
+}
+
+/// Writes `canon`'s summary: records, rate, puzzles and invalid records, and the essentially
+/// different puzzles among them.
+fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<()> {
+    let secs = summary.wall.as_secs_f64();
+    let rate = if secs > 0.0 {
+        summary.records as f64 / secs
+    } else {
+        0.0
+    };
+    writeln!(
+        out,
+        "{} in {:.2} s ({} puzzles/s){}",
+        count(summary.records, "record", "records"),
+        secs,
+        thousands(rate as u64),
+        if summary.interrupted {
+            ", interrupted"
+        } else {
+            ""
+        }
+    )?;
+    if summary.inputs > 1 {
+        writeln!(
+            out,
+            "  from {}",
+            count(summary.inputs as u64, "input", "inputs")
+        )?;
+    }
+    for column in &summary.columns {
+        writeln!(out, "  {column}")?;
+    }
+    if summary.resumed > 0 {
+        writeln!(
+            out,
+            "  resumed: {} already in the output ({} invalid), not counted below",
+            count(summary.resumed, "record was", "records were"),
+            thousands(summary.resumed_invalid)
+        )?;
+    }
+    writeln!(
+        out,
+        "  {}, {} invalid",
+        count(summary.puzzles(), "puzzle", "puzzles"),
+        thousands(summary.count(Status::Invalid))
+    )?;
+    if let Some(classes) = summary.classes {
+        writeln!(
+            out,
+            "  {} essentially different (distinct canonical forms)",
+            thousands(classes)
+        )?;
+    }
+    Ok(())
+}
