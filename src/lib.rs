@@ -25,6 +25,7 @@ pub mod bench;
 pub mod explain;
 pub mod generate;
 pub mod grid;
+pub mod isomorph;
 pub mod logic;
 pub mod pipeline;
 pub mod shard;
