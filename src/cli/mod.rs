@@ -2,6 +2,7 @@
 //! arguments into a library call and an exit code, and what is shown on stderr ([`progress`]).
 
 mod args;
+mod augment;
 mod bench;
 mod explain;
 mod generate;
@@ -53,6 +54,7 @@ pub fn run(cli: Cli) -> Exit {
         Command::Validate(args) => validate::run(args),
         Command::Grade(args) => grade::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Augment(args) => augment::run(args),
     };
     match result {
         Ok(exit) => exit,

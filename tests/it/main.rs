@@ -7,6 +7,7 @@
 
 mod util;
 
+mod augment;
 mod bench;
 mod differential;
 mod explain;
