@@ -66,3 +66,12 @@ def generate(
     solved: bool = False,
     threads: Optional[int] = None,
 ) -> pa.StringArray: ...
+def augment(
+    puzzles: Puzzles,
+    *,
+    copies: int = 1,
+    seed: Optional[int] = None,
+    solutions: Optional[Puzzles] = None,
+    threads: Optional[int] = None,
+    first_line: int = 1,
+) -> Tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]: ...

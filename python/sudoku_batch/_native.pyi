@@ -2,8 +2,9 @@
 arrive as a 2-D NumPy array of integers or a list of Arrow arrays of strings or bytes, and
 ``threads`` 0 means the library's default."""
 
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
+import numpy as np
 import pyarrow as pa
 
 def solve(
@@ -45,5 +46,13 @@ def generate(
     solved: bool,
     threads: int,
 ) -> pa.StringArray: ...
+def augment(
+    puzzles: Any,
+    copies: int,
+    seed: int,
+    solutions: Any,
+    threads: int,
+    first_line: int,
+) -> Tuple[np.ndarray, np.ndarray]: ...
 def max_threads() -> int: ...
 def solvers() -> List[str]: ...
