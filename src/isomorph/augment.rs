@@ -82,9 +82,13 @@ pub fn write_copies(
     let pairs = puzzles
         .chunks_exact_mut(CELLS)
         .zip(solutions.chunks_exact_mut(CELLS));
+    let from = (puzzle.cells(), solution.cells());
     for ((p, s), t) in pairs.zip(transforms) {
-        t.apply_cells(puzzle.cells(), p.try_into().expect("81 cells"));
-        t.apply_cells(solution.cells(), s.try_into().expect("81 cells"));
+        let (p, s) = (
+            p.try_into().expect("81 cells"),
+            s.try_into().expect("81 cells"),
+        );
+        t.apply_pair(from, p, s);
     }
 }
 

@@ -269,7 +269,28 @@ impl Transform {
         Grid::from_digits(out)
     }
 
-    /// Writes `from` transformed into `to`: the hot loop of augmentation. Cells are `0` for a
+    /// Writes `puzzle` and `solution` transformed into `to_puzzle` and `to_solution`, in one
+    /// pass over the cell permutation: the hot loop of augmentation. Cells as for
+    /// [`apply_cells`](Transform::apply_cells).
+    #[inline]
+    pub fn apply_pair(
+        &self,
+        (puzzle, solution): (&[u8; CELLS], &[u8; CELLS]),
+        to_puzzle: &mut [u8; CELLS],
+        to_solution: &mut [u8; CELLS],
+    ) {
+        for ((p, s), &source) in to_puzzle
+            .iter_mut()
+            .zip(to_solution.iter_mut())
+            .zip(&self.cells)
+        {
+            let source = usize::from(source);
+            *p = self.digits[usize::from(puzzle[source] & 15)];
+            *s = self.digits[usize::from(solution[source] & 15)];
+        }
+    }
+
+    /// Writes `from` transformed into `to`. Cells are `0` for a
     /// blank and `1..=9` for a digit, as a [`Grid`]'s are (a value past 9 comes out as a
     /// blank).
     #[inline]
