@@ -51,6 +51,37 @@ const ORDERS_OF_3: [[u8; 3]; 6] = [
     [2, 1, 0],
 ];
 
+/// The first mixed-radix digits of an index (see [`Transform::from_index`]): transposition,
+/// rows and columns.
+const LINE_PARTS: u64 = 2 * 1296 * 1296;
+
+/// The orders of nine lines that keep each group of three together, by number `k`: the order
+/// of the groups is [`ORDERS_OF_3`]`[k % 6]`, then the order within the first group (placed
+/// first) `[k / 6 % 6]`, the second `[k / 36 % 6]`, the third `[k / 216]`.
+static LINE_ORDERS: [[u8; 9]; 1296] = line_orders();
+
+const fn line_orders() -> [[u8; 9]; 1296] {
+    let mut out = [[0u8; 9]; 1296];
+    let mut k = 0;
+    while k < 1296 {
+        let groups = ORDERS_OF_3[k % 6];
+        let mut rest = k / 6;
+        let mut g = 0;
+        while g < 3 {
+            let within = ORDERS_OF_3[rest % 6];
+            rest /= 6;
+            let mut i = 0;
+            while i < 3 {
+                out[k][3 * g + i] = 3 * groups[g] + within[i];
+                i += 1;
+            }
+            g += 1;
+        }
+        k += 1;
+    }
+    out
+}
+
 /// A validity-preserving transformation of a grid (see the [module](self) documentation).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Transform {
@@ -136,32 +167,28 @@ impl Transform {
         if index >= COUNT {
             return None;
         }
-        let mut rest = index;
-        // Every divisor is a constant once inlined: multiplications, not divisions.
-        let mut take = |n: u64| {
-            let digit = rest % n;
-            rest /= n;
-            digit as usize
-        };
-        let transpose = take(2) == 1;
-        let mut lines = || {
-            let groups = ORDERS_OF_3[take(6)];
-            let mut out = [0u8; 9];
-            for (g, &group) in groups.iter().enumerate() {
-                let within = ORDERS_OF_3[take(6)];
-                for (k, &line) in within.iter().enumerate() {
-                    out[3 * g + k] = 3 * group + line;
-                }
-            }
-            out
-        };
-        let rows = lines();
-        let cols = lines();
+        // Two halves that fit in 32 bits, whose divisions by constants are cheaper.
+        let lines = (index % LINE_PARTS) as u32;
+        let mut rest = (index / LINE_PARTS) as u32;
+        let transpose = lines % 2 == 1;
+        let rows = LINE_ORDERS[(lines / 2 % 1296) as usize];
+        let cols = LINE_ORDERS[(lines / 2 / 1296) as usize];
         let mut digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
-        for last in (1..9).rev() {
+        // Written out rather than a loop, so that every divisor is a constant: a loop over
+        // them was left a loop of hardware divisions, the larger part of a draw's time.
+        let mut swap = |last: usize, n: u32| {
             // Counted from `last` down, so that the index 0 swaps nothing.
-            digits.swap(last, last - take(last as u64 + 1));
-        }
+            digits.swap(last, last - (rest % n) as usize);
+            rest /= n;
+        };
+        swap(8, 9);
+        swap(7, 8);
+        swap(6, 7);
+        swap(5, 6);
+        swap(4, 5);
+        swap(3, 4);
+        swap(2, 3);
+        swap(1, 2);
         Some(Transform::build(transpose, rows, cols, digits))
     }
 
@@ -174,14 +201,17 @@ impl Transform {
 
     /// Builds the transformation from parts known to be valid, with its cell permutation.
     fn build(transpose: bool, rows: [u8; 9], cols: [u8; 9], digits: [u8; 9]) -> Transform {
+        // Cell (r, c) comes from (rows[r], cols[c]), or transposed from (cols[c], rows[r]): a
+        // row's part plus a column's part, added without a branch.
+        let (row_part, col_part) = if transpose {
+            (rows, cols.map(|c| 9 * c))
+        } else {
+            (rows.map(|r| 9 * r), cols)
+        };
         let mut cells = [0u8; CELLS];
-        for (r, &from_row) in rows.iter().enumerate() {
-            for (c, &from_col) in cols.iter().enumerate() {
-                cells[9 * r + c] = if transpose {
-                    9 * from_col + from_row
-                } else {
-                    9 * from_row + from_col
-                };
+        for (row, &base) in cells.chunks_exact_mut(9).zip(&row_part) {
+            for (cell, &offset) in row.iter_mut().zip(&col_part) {
+                *cell = base + offset;
             }
         }
         let mut map = [0u8; 16];
@@ -284,9 +314,12 @@ impl Transform {
             .zip(to_solution.iter_mut())
             .zip(&self.cells)
         {
+            // Indexing checks its bounds: without the check, a loop of this size was within
+            // the noise of the measurement, not worth an `unsafe` block.
             let source = usize::from(source);
-            *p = self.digits[usize::from(puzzle[source] & 15)];
-            *s = self.digits[usize::from(solution[source] & 15)];
+            let (from_p, from_s) = (puzzle[source], solution[source]);
+            *p = self.digits[usize::from(from_p & 15)];
+            *s = self.digits[usize::from(from_s & 15)];
         }
     }
 
