@@ -9,6 +9,8 @@
 //! random draw, the first too: the original is not among them (but with a chance of one in
 //! [`COUNT`](super::transform::COUNT) per copy, when the identity is drawn).
 //!
+//! [`split_part`] deals isomorph classes between the parts of a train/test split by a class key.
+//!
 //! Only a puzzle with exactly one solution is augmented. Any other record (not a puzzle, no
 //! solution, several) gets one row of its own with its status and the reason, and no copies:
 //! its copies could not be told apart from a puzzle's, or would have no solution to carry.
@@ -209,6 +211,27 @@ impl Augmenter {
     }
 }
 
+/// The part of a split (train, test, ...) that the isomorph class with key `class` goes to:
+/// `shares` are the parts' shares of the classes, in any unit (`[8, 2]`: 80% and 20%), at
+/// least one of them above 0. The key is mixed with `seed` into a number spread evenly over
+/// `u64`, whose place among the shares' cumulative bounds picks the part: every puzzle of a
+/// class, and so every isomorph of a puzzle, goes to the same part, and a new seed deals the
+/// classes anew. The key must be the same for all isomorphs: a hash of the canonical form.
+pub fn split_part(class: u64, seed: u64, shares: &[u32]) -> usize {
+    let total: u128 = shares.iter().map(|&s| u128::from(s)).sum();
+    assert!(total > 0, "a split needs a part with a share above 0");
+    // The point in 0..total that the mixed key falls on, without bias worth measuring.
+    let point = (u128::from(mix(mix(class) ^ seed)) * total) >> 64;
+    let mut bound = 0u128;
+    for (part, &share) in shares.iter().enumerate() {
+        bound += u128::from(share);
+        if point < bound {
+            return part;
+        }
+    }
+    unreachable!("the point is below the total of the shares")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,6 +279,27 @@ mod tests {
             assert_eq!((cp, cs), (t.apply(&p), t.apply(&s)));
             assert!(cs.solves(&cp));
         }
+    }
+
+    #[test]
+    fn a_split_keeps_a_class_on_one_side_in_the_shares_given() {
+        let shares = [8, 2];
+        let parts: Vec<usize> = (0..10_000u64).map(|k| split_part(k, 1, &shares)).collect();
+        let test = parts.iter().filter(|&&p| p == 1).count();
+        assert!(
+            (1800..2200).contains(&test),
+            "{test} of 10000 in the test part"
+        );
+        // The same key always goes to the same part; another seed deals anew.
+        assert!((0..10_000u64).all(|k| split_part(k, 1, &shares) == parts[k as usize]));
+        let moved = (0..10_000u64)
+            .filter(|&k| split_part(k, 2, &shares) != parts[k as usize])
+            .count();
+        assert!(moved > 2000, "{moved}");
+        // A part with no share gets nothing; a single part everything.
+        assert!((0..1000).all(|k| split_part(k, 3, &[0, 5, 0]) == 1));
+        assert!((0..1000).all(|k| split_part(k, 3, &[1]) == 0));
+        assert!(split_part(u64::MAX, u64::MAX, &[u32::MAX, u32::MAX]) < 2);
     }
 
     #[test]
