@@ -5,8 +5,10 @@
 //! solves them on the library's thread pool with one solver per worker and the GIL released
 //! ([`parallel`]), and writes each chunk's rows straight into Arrow columns ([`columns`]), which
 //! reach Python as one `pyarrow.Table` through the Arrow C data interface. One module per verb:
-//! [`solve`] (`solve` and `validate`), [`grade`], [`canon`] and [`generate`].
+//! [`solve`] (`solve` and `validate`), [`grade`], [`canon`], [`generate`] and [`augment`]
+//! (NumPy arrays rather than a table).
 
+mod augment;
 mod canon;
 mod columns;
 mod generate;
@@ -54,6 +56,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(grade::grade, m)?)?;
     m.add_function(wrap_pyfunction!(canon::canon, m)?)?;
     m.add_function(wrap_pyfunction!(generate::generate, m)?)?;
+    m.add_function(wrap_pyfunction!(augment::augment, m)?)?;
     m.add_function(wrap_pyfunction!(max_threads_py, m)?)?;
     m.add_function(wrap_pyfunction!(solvers, m)?)?;
     // The package's version, `sudoku_batch.__version__`: this crate's, which is the library's

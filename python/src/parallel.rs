@@ -191,7 +191,7 @@ struct Pools {
 static POOLS: Mutex<Option<Pools>> = Mutex::new(None);
 
 /// The library's pool of `threads` workers (0: its default), built once per process.
-fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
+pub fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
     let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
     let pid = std::process::id();
     if pools.as_ref().is_some_and(|p| p.pid != pid) {

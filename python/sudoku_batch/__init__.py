@@ -1,4 +1,5 @@
-"""Solve, validate, grade, canonicalise and generate Sudoku puzzles in parallel into pyarrow tables.
+"""Solve, validate, grade, canonicalise, generate and augment Sudoku puzzles in parallel, with
+results as pyarrow tables (and NumPy arrays from :func:`augment`).
 
 The solvers of the ``sudoku-batch`` command line, for Python::
 
@@ -52,6 +53,7 @@ __all__ = [
     "RULESETS",
     "SOLVERS",
     "SYMMETRIES",
+    "augment",
     "canon",
     "generate",
     "grade",
@@ -375,6 +377,60 @@ def generate(
         _count(attempts, "attempts", minimum=1),
         bool(solved),
         _threads(threads),
+    )
+
+
+def augment(
+    puzzles: Any,
+    *,
+    copies: int = 1,
+    seed: Optional[int] = None,
+    solutions: Any = None,
+    threads: Optional[int] = None,
+    first_line: int = 1,
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Random isomorphs of every puzzle, each with its solution transformed alike, as
+    ``sudoku-batch augment`` makes them: for a training data loader.
+
+    Each copy applies a transformation drawn uniformly from all 1,218,998,108,160 that keep a
+    grid valid (relabelling the digits; permuting bands, stacks, rows within a band, columns
+    within a stack; transposing) to the puzzle and to its solution alike. Every copy is a random
+    draw, the first too: the original is not among them.
+
+    The copies of the puzzle at position ``i`` depend only on ``seed`` and its line,
+    ``first_line + i``: the same whatever ``threads``, the first ``k`` the same whatever
+    ``copies``, and the same as the rows ``sudoku-batch augment --seed`` writes for a text file
+    holding the same puzzles one a line. Pass a new seed each epoch for new copies.
+
+    Args:
+        puzzles: the puzzles (see the module's documentation for the accepted types); an
+            (N, 81) ``uint8`` array is taken the quickest.
+        copies: copies of each puzzle, 1 or more.
+        seed: the random seed, 0 to 2**64 - 1; ``None`` draws one.
+        solutions: each puzzle's solution, a sequence of the same kinds and length as
+            ``puzzles``. Each is checked to be a complete valid grid holding the puzzle's clues
+            (not that it is the only solution). ``None``: each puzzle is solved (the ``fast``
+            solver, counting to 2), which costs more than transforming it.
+        threads: worker threads; ``None`` (or 0) for one per CPU this process may use.
+        first_line: the line of the first puzzle, which with ``seed`` picks its copies.
+
+    Returns:
+        ``(puzzles, solutions)``: two ``uint8`` arrays of shape (N * copies, 81), ``0`` for a
+        blank; row ``i * copies + k`` is copy ``k`` of puzzle ``i``.
+
+    Raises:
+        TypeError: as :func:`solve`.
+        ValueError: a record is not a puzzle, has no solution or more than one, or its stated
+            solution is not one (the message names the first such position, ``puzzles[12]:
+            more than one solution: ...``); or an option is out of range.
+    """
+    return _native.augment(
+        _puzzles(puzzles, "puzzles"),
+        _count(copies, "copies", minimum=1),
+        secrets.randbits(64) if seed is None else _count(seed, "seed"),
+        None if solutions is None else _puzzles(solutions, "solutions"),
+        _threads(threads),
+        _count(first_line, "first_line"),
     )
 
 

@@ -84,3 +84,12 @@ def generate(
     threads: Optional[int] = None,
 ) -> pa.StringArray: ...
 def read_results(path: Union[str, os.PathLike[str]]) -> pa.Table: ...
+def augment(
+    puzzles: Puzzles,
+    *,
+    copies: int = 1,
+    seed: Optional[int] = None,
+    solutions: Optional[Puzzles] = None,
+    threads: Optional[int] = None,
+    first_line: int = 1,
+) -> Tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]: ...

@@ -4,6 +4,7 @@ arrive as a 2-D NumPy array of integers or a list of Arrow arrays of strings or 
 
 from typing import Any, List, Optional, Tuple
 
+import numpy as np
 import pyarrow as pa
 
 __version__: str
@@ -58,5 +59,13 @@ def generate(
     solved: bool,
     threads: int,
 ) -> pa.StringArray: ...
+def augment(
+    puzzles: Any,
+    copies: int,
+    seed: int,
+    solutions: Any,
+    threads: int,
+    first_line: int,
+) -> Tuple[np.ndarray, np.ndarray]: ...
 def max_threads() -> int: ...
 def solvers() -> List[str]: ...

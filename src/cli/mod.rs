@@ -2,6 +2,7 @@
 //! arguments into a library call and an exit code, and what is shown on stderr ([`progress`]).
 
 mod args;
+mod augment;
 mod bench;
 mod canon;
 mod explain;
@@ -57,6 +58,7 @@ pub fn run(cli: Cli) -> Exit {
         Command::Grade(args) => grade::run(args),
         Command::Canon(args) => canon::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Augment(args) => augment::run(args),
     };
     match result {
         Ok(exit) => exit,

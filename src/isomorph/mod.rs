@@ -1,9 +1,17 @@
 //! Isomorphs: puzzles that differ only by a validity-preserving transformation (relabelling
 //! the digits, permuting bands, stacks, rows within a band, columns within a stack, and
-//! transposing) are the same puzzle.
+//! transposing) are the same puzzle: the same number of solutions, the same difficulty. So
+//! corpora are curated up to isomorphism and machine-learning data sets are grown by it.
 //!
 //! [`canon`] gives every puzzle (or solved grid) its canonical form, the one representative of
 //! its class that the Sudoku community uses (the minlex form), and the number of its
 //! automorphisms; two puzzles are isomorphs exactly when their canonical forms are equal.
+//! [`transform`] holds the transformations themselves (drawn uniformly from a seed, applied to
+//! a puzzle and its solution alike, composed, inverted, written as text), and [`augment`]
+//! random isomorphs of every puzzle of a corpus, the same for a seed whatever the thread count.
 
+pub mod augment;
 pub mod canon;
+pub mod transform;
+
+pub use transform::{Transform, TransformError};

@@ -7,6 +7,7 @@
 
 mod util;
 
+mod augment;
 mod bench;
 mod canon;
 mod differential;

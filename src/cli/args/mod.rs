@@ -60,6 +60,15 @@ Exit codes:
   2    usage or I/O error, or no draw met --min-clues/--max-clues within --attempts
   130  interrupted (Ctrl-C or SIGTERM); every line written so far is a whole puzzle";
 
+/// Exit codes of `augment`.
+pub const AUGMENT_EXIT_CODES: &str = "\
+Exit codes:
+  0    every record was a puzzle with exactly one solution, and its copies were written
+  1    the run completed, but some records were not augmented (not a puzzle, no solution, or
+       more than one): each has one row with the reason
+  2    usage or I/O error (unreadable input, unwritable output)
+  130  interrupted (Ctrl-C or SIGTERM); the rows written so far are complete";
+
 /// Exit codes of `merge`.
 pub const MERGE_EXIT_CODES: &str = "\
 Exit codes:
@@ -179,6 +188,25 @@ pub enum Command {
     /// thread count, as CSV, JSON lines or Parquet (--output-format).
     #[command(after_help = EXIT_CODES)]
     Canon(CanonArgs),
+    /// Write random isomorphs of every puzzle, each with its solution transformed alike.
+    ///
+    /// An isomorph is the puzzle with its digits relabelled, its bands, stacks, rows within a
+    /// band and columns within a stack permuted, and possibly transposed: the same puzzle for
+    /// a solver or a person (same solution count, same difficulty), a new one for a model
+    /// that learns from it. Each puzzle is solved once (the `fast` solver, counting to 2);
+    /// one with exactly one solution gets --copies rows, each with a transformation drawn
+    /// uniformly from all 1,218,998,108,160 and applied to the puzzle and the solution alike.
+    ///
+    /// Columns: line,copy,puzzle,solution,status,error (after `file` with several inputs;
+    /// --with-transform adds `transform` before status). `copy` counts from 0; copy 0 is a
+    /// random isomorph like the others, not the original. A record that is not augmented (not
+    /// a puzzle, no solution, more than one) gets one row with its status (invalid,
+    /// unsolvable, multiple), an empty `copy` and `solution`, and the reason in `error`.
+    ///
+    /// The copies of a record depend only on --seed, its input and its line: the same whatever
+    /// --threads or --shard, and the first K copies are the same whatever --copies.
+    #[command(after_help = AUGMENT_EXIT_CODES)]
+    Augment(AugmentArgs),
     /// Join the CSV outputs of the parts of a run (--shard K/N) into the output of the whole.
     ///
     /// Checks that every part has the first part's header and that the `line`s keep

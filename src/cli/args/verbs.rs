@@ -322,6 +322,45 @@ pub struct CanonArgs {
     pub batch_size: usize,
 }
 
+/// The arguments of `augment`.
+#[derive(Debug, Args)]
+pub struct AugmentArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// Random isomorphs written for each puzzle with exactly one solution.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub copies: u64,
+
+    /// Random seed: the same seed gives the same copies of a record whatever --threads.
+    /// Default: a random seed, printed on stderr.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Add a `transform` column: the transformation applied, such as
+    /// `TR312456987C123789456D912345678`: `T` when the original is transposed first, then
+    /// after `R` the row of the (transposed) original that each row of the copy is, after `C`
+    /// the same for columns, and after `D` what each digit 1 to 9 becomes.
+    #[arg(long)]
+    pub with_transform: bool,
+
+    /// Solver threads. Default: one per CPU this process may use (also what 0 asks for).
+    #[arg(long, short = 'j', value_name = "N", default_value_t)]
+    #[arg(hide_default_value = true)]
+    pub threads: usize,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Output format, as `solve`'s --output-format: by the name of OUTPUT by default.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
+
+    /// Records per batch handed to the worker threads.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH, hide = true)]
+    pub batch_size: usize,
+}
+
 /// The arguments of `merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
