@@ -27,6 +27,8 @@ pub mod generate;
 pub mod grid;
 pub mod logic;
 pub mod pipeline;
+#[cfg(feature = "report")]
+pub mod report;
 pub mod shard;
 pub mod solver;
 pub mod validate;

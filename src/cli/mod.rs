@@ -8,6 +8,8 @@ mod generate;
 mod grade;
 mod merge;
 mod progress;
+#[cfg(feature = "report")]
+mod report;
 mod shard;
 mod solve;
 mod validate;
@@ -53,6 +55,8 @@ pub fn run(cli: Cli) -> Exit {
         Command::Validate(args) => validate::run(args),
         Command::Grade(args) => grade::run(args),
         Command::Merge(args) => merge::run(args),
+        #[cfg(feature = "report")]
+        Command::Report(args) => report::run(args),
     };
     match result {
         Ok(exit) => exit,

@@ -19,11 +19,11 @@ const BZIP2_BLOCK: &[u8] = &[0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
 /// The first bytes of a Parquet file.
 const PARQUET_MAGIC: &[u8] = b"PAR1";
 /// The longest magic looked for.
-pub(super) const SNIFF_BYTES: usize = 10;
+pub(crate) const SNIFF_BYTES: usize = 10;
 
 /// What the first bytes of an input say it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
+pub(crate) enum Kind {
     /// Text (or anything else that is read as it is).
     Plain,
     Gzip,
@@ -40,7 +40,7 @@ pub(super) enum Kind {
 impl Kind {
     /// The kind of an input that starts with `head` (its first [`SNIFF_BYTES`] bytes, or all
     /// of a shorter input).
-    pub(super) fn of(head: &[u8]) -> Kind {
+    pub(crate) fn of(head: &[u8]) -> Kind {
         let bzip2 = head.len() >= 10
             && head.starts_with(b"BZh")
             && (b'1'..=b'9').contains(&head[3])
@@ -77,7 +77,7 @@ impl Kind {
 }
 
 /// Why an input cannot be read at all, for the message that names it.
-pub(super) fn refusal(kind: Kind) -> Option<String> {
+pub(crate) fn refusal(kind: Kind) -> Option<String> {
     match kind {
         Kind::Unsupported(name) => Some(format!(
             "{name} input is not supported; decompress it first, or recompress it with gzip, \
@@ -104,7 +104,7 @@ pub(super) fn strip_suffix(name: &str) -> &str {
 }
 
 /// `input`, decompressed when `kind` says it is compressed.
-pub(super) fn decompress(
+pub(crate) fn decompress(
     kind: Kind,
     input: Box<dyn BufRead + Send>,
 ) -> io::Result<Box<dyn BufRead + Send>> {
