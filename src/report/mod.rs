@@ -23,6 +23,8 @@ pub mod input;
 mod parquet;
 mod read;
 pub mod stats;
+#[cfg(test)]
+mod tests;
 
 use std::io::Write;
 use std::path::PathBuf;

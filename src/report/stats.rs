@@ -100,12 +100,20 @@ impl LogHistogram {
 
     /// The value at fraction `q` (0 to 1) of the values in order, by nearest rank: the middle
     /// of its bucket, kept within the smallest and largest value counted, so within 1/32 of
-    /// the exact value. `None` when no value was counted.
+    /// the exact value (the smallest and the largest are exact). `None` when no value was
+    /// counted.
     pub fn percentile(&self, q: f64) -> Option<u64> {
         if self.total == 0 {
             return None;
         }
         let rank = ((q * self.total as f64).ceil() as u64).clamp(1, self.total);
+        // The ends are known exactly.
+        if rank == self.total {
+            return Some(self.max);
+        }
+        if rank == 1 {
+            return Some(self.min);
+        }
         let mut seen = 0;
         for (i, &n) in self.counts.iter().enumerate() {
             seen += n;
