@@ -14,7 +14,8 @@ use crate::words::thousands;
 /// The hardest techniques a stacked chart shows apart; the rest are one layer, `others`.
 const LAYERS: usize = 7;
 
-/// `text` with the characters that HTML gives a meaning escaped.
+/// `text` with the characters that HTML gives a meaning escaped, and control characters (an
+/// invalid record's NUL, which HTML does not allow) shown by their pictures (`␀`).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -24,6 +25,12 @@ pub fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            '\t' | '\n' => out.push(c),
+            c if u32::from(c) < 0x20 => {
+                out.push(char::from_u32(0x2400 + u32::from(c)).unwrap_or('\u{fffd}'))
+            }
+            '\u{7f}' => out.push('\u{2421}'),
+            c if c.is_control() => out.push('\u{fffd}'),
             c => out.push(c),
         }
     }
@@ -875,4 +882,22 @@ fn differences(page: &mut Page, report: &Report) {
     page.push("<div class=\"scroll\">");
     page.push(&table(&header, &rows));
     page.push("</div></section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_escaped_and_control_characters_are_shown() {
+        assert_eq!(
+            escape("<a href=\"x\">&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;"
+        );
+        assert_eq!(
+            escape("12\0.\u{1b}\u{7f}\u{85}"),
+            "12\u{2400}.\u{241b}\u{2421}\u{fffd}"
+        );
+        assert_eq!(escape("µs ✓"), "µs ✓");
+    }
 }

@@ -19,6 +19,8 @@ mod interrupt;
 mod output;
 mod output_formats;
 mod properties;
+#[cfg(feature = "report")]
+mod report;
 mod safety;
 mod scheduling;
 mod shards;
