@@ -110,10 +110,10 @@ impl Page {
             Ok(svg) => svg,
             Err(why) => format!("<p class=\"note\">No chart: {}.</p>", escape(&why)),
         };
-        let _ = write!(
+        let _ = writeln!(
             self.out,
             "<figure><figcaption>{}{}</figcaption>{chart}<details><summary>The numbers</summary>\
-             <div class=\"scroll\">{table}</div></details></figure>\n",
+             <div class=\"scroll\">{table}</div></details></figure>",
             escape(caption),
             if note.is_empty() {
                 String::new()

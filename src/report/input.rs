@@ -1,5 +1,5 @@
 //! One results file summed up: the rows are read once, in order, into fixed-size counters
-//! ([`Tally`]), which then become the numbers the page and the JSON show ([`InputReport`]).
+//! (a `Tally`), which then become the numbers the page and the JSON show ([`InputReport`]).
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! `report`: the results files of `solve`, `validate` and `grade` turned into one
 //! self-contained HTML page of tables and charts (and the same numbers as JSON).
 //!
-//! Each file is read once, row by row, in any output format ([`read`], [`parquet`]), into
+//! Each file is read once, row by row, in any output format (`read`, `parquet`), into
 //! counters of fixed size ([`stats`]: histograms on a log scale, exact counts of small values,
 //! bounded lists of the slowest and hardest puzzles), so memory stays flat however many rows
 //! it has. [`input`] turns the counters of one file into its [`InputReport`]; this module puts

@@ -106,6 +106,9 @@ impl Row {
     }
 }
 
+/// A JSON line's object, with its line number.
+type JsonRow = (u64, serde_json::Map<String, serde_json::Value>);
+
 /// The longest JSON line read (a row of `solve` is about 300 bytes; an invalid record's text
 /// is cut to 256).
 const MAX_JSON_LINE: u64 = 1024 * 1024;
@@ -120,7 +123,7 @@ pub(crate) struct Results {
 
 enum Rows {
     Csv {
-        splitter: CsvSplitter<Box<dyn BufRead + Send>>,
+        splitter: Box<CsvSplitter<Box<dyn BufRead + Send>>>,
         row: CsvRow,
         /// Each field's [`Col`], `None` for those not read.
         map: Vec<Option<Col>>,
@@ -130,7 +133,7 @@ enum Rows {
         line: Vec<u8>,
         lines: u64,
         /// The first object, read to learn the columns and not yet given out.
-        first: Option<(u64, serde_json::Map<String, serde_json::Value>)>,
+        first: Option<JsonRow>,
     },
     #[cfg(feature = "parquet")]
     Parquet(super::parquet::ParquetRows),
@@ -193,7 +196,11 @@ impl Results {
         let map = columns.iter().map(|c| Col::of(c)).collect();
         Ok(Results {
             columns,
-            rows: Rows::Csv { splitter, row, map },
+            rows: Rows::Csv {
+                splitter: Box::new(splitter),
+                row,
+                map,
+            },
             name,
         })
     }
@@ -308,10 +315,7 @@ impl Results {
 
 impl Rows {
     /// The next JSON object, with its line; `None` at the end of the input.
-    fn next_json(
-        &mut self,
-        name: &str,
-    ) -> Result<Option<(u64, serde_json::Map<String, serde_json::Value>)>, RunError> {
+    fn next_json(&mut self, name: &str) -> Result<Option<JsonRow>, RunError> {
         let Rows::Jsonl {
             input,
             line,

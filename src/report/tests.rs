@@ -59,7 +59,7 @@ fn solve_rows(n: u64) -> Vec<SolveRow> {
                     puzzle(17 + (r % 13) as usize, i as usize)
                 },
                 status,
-                guesses: if invalid || r % 3 == 0 {
+                guesses: if invalid || r.is_multiple_of(3) {
                     0
                 } else {
                     (r % 97) * (r % 31)
