@@ -76,6 +76,23 @@ impl Unit {
     }
 }
 
+/// The label of a tick of a log axis: only at 1, 2 and 5 times a power of ten, where the
+/// ticks are far enough apart to be read.
+fn log_label(unit: Unit, v: f64) -> String {
+    if v <= 0.0 {
+        return String::new();
+    }
+    let mantissa = v / 10f64.powf(v.log10().floor());
+    if [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .any(|m| (mantissa - m).abs() < 1e-6)
+    {
+        unit.format(v)
+    } else {
+        String::new()
+    }
+}
+
 /// `v` with up to three significant digits and no trailing zeros.
 fn trim(v: f64) -> String {
     let text = if v >= 100.0 {
@@ -195,7 +212,7 @@ pub fn log_histogram(
             .configure_mesh()
             .x_desc(x_desc)
             .y_desc("share of puzzles (%)")
-            .x_label_formatter(&|v| unit.format(*v))
+            .x_label_formatter(&|v| log_label(unit, *v))
             .y_label_formatter(&|v| trim(*v))
             .axis_style(INK)
             .bold_line_style(GRID)
@@ -249,7 +266,7 @@ pub fn cumulative(
             .configure_mesh()
             .x_desc(x_desc)
             .y_desc("puzzles at or below (%)")
-            .x_label_formatter(&|v| unit.format(*v))
+            .x_label_formatter(&|v| log_label(unit, *v))
             .y_label_formatter(&|v| trim(*v))
             .axis_style(INK)
             .bold_line_style(GRID)
@@ -445,6 +462,10 @@ mod tests {
         assert_eq!(Unit::Nanos.format(999.0), "999 ns");
         assert_eq!(Unit::Count.format(16.0), "16");
         assert_eq!(Unit::Count.format(20_000.0), "20k");
+        assert_eq!(log_label(Unit::Count, 20.0), "20");
+        assert_eq!(log_label(Unit::Count, 50.0), "50");
+        assert_eq!(log_label(Unit::Count, 30.0), "");
+        assert_eq!(log_label(Unit::Nanos, 1000.0), "1 µs");
     }
 
     #[test]

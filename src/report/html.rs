@@ -299,10 +299,11 @@ fn records(page: &mut Page, report: &Report) {
                 .collect()
         })
         .collect();
-    page.push("<h3>Records per status</h3><div class=\"scroll\">");
+    page.push("<div class=\"charts\"><div><h3>Records per status</h3><div class=\"scroll\">");
     page.push(&table(&header, &rows));
-    page.push("</div>");
+    page.push("</div></div>");
     clue_chart(page, &report.inputs);
+    page.push("</div>");
     for input in &report.inputs {
         failures(page, input);
     }
@@ -351,7 +352,6 @@ fn clue_chart(page: &mut Page, inputs: &[InputReport]) {
         "Bar chart: the share of puzzles with each number of clues, from {low} to {high}, for {}.",
         inputs.iter().map(label).collect::<Vec<_>>().join(", ")
     );
-    page.push("<div class=\"charts\">");
     page.figure(
         "Clues per puzzle",
         "share of each input's puzzles",
@@ -359,7 +359,6 @@ fn clue_chart(page: &mut Page, inputs: &[InputReport]) {
         |w| charts::grouped_bars(w, &labels, &series, "clues", "share of puzzles (%)"),
         &table(&header, &rows),
     );
-    page.push("</div>");
 }
 
 fn failures(page: &mut Page, input: &InputReport) {
@@ -383,7 +382,7 @@ fn failures(page: &mut Page, input: &InputReport) {
     if several {
         header.push("input".to_string());
     }
-    header.extend(["line", "row", "status", "reason", "puzzle"].map(String::from));
+    header.extend(["line", "results line", "status", "reason", "puzzle"].map(String::from));
     let rows: Vec<Vec<String>> = input
         .failed
         .iter()
@@ -392,11 +391,8 @@ fn failures(page: &mut Page, input: &InputReport) {
             if several {
                 row.push(format!("<td>{}</td>", escape(&f.file)));
             }
-            row.push(n(f.line));
-            row.push(format!(
-                "<td class=\"n\" title=\"line of the results file\">{}</td>",
-                f.row
-            ));
+            row.push(format!("<td class=\"n\">{}</td>", f.line));
+            row.push(format!("<td class=\"n\">{}</td>", f.row));
             row.push(format!("<td>{}</td>", escape(&f.status)));
             row.push(format!("<td>{}</td>", escape(&f.reason)));
             row.push(format!("<td><code>{}</code></td>", escape(&f.puzzle)));
@@ -499,7 +495,7 @@ fn solving_section(page: &mut Page, inputs: &[(&InputReport, &Solving)], precisi
                 if several {
                     row.push(format!("<td>{}</td>", escape(&x.file)));
                 }
-                row.push(n(x.line));
+                row.push(format!("<td class=\"n\">{}</td>", x.line));
                 row.push(format!(
                     "<td><code class=\"cmd\">sudoku-batch explain {}</code></td>",
                     escape(&x.puzzle)
@@ -808,7 +804,7 @@ fn grading_section(page: &mut Page, inputs: &[(&InputReport, &Grading)]) {
                 if several {
                     row.push(format!("<td>{}</td>", escape(&x.file)));
                 }
-                row.push(n(x.line));
+                row.push(format!("<td class=\"n\">{}</td>", x.line));
                 row.push(format!(
                     "<td><code class=\"cmd\">sudoku-batch explain --logic {}</code></td>",
                     escape(&x.puzzle)
