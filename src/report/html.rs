@@ -133,7 +133,12 @@ fn n(value: u64) -> String {
 fn table(header: &[String], rows: &[Vec<String>]) -> String {
     let mut out = String::from("<table><thead><tr>");
     for (i, h) in header.iter().enumerate() {
-        let class = if i == 0 { "" } else { " class=\"n\"" };
+        // A column of numbers has its heading on the right, as its numbers are.
+        let numbers = rows
+            .first()
+            .and_then(|r| r.get(i))
+            .is_some_and(|cell| cell.starts_with("<td class=\"n\""));
+        let class = if numbers { " class=\"n\"" } else { "" };
         let _ = write!(out, "<th scope=\"col\"{class}>{h}</th>");
     }
     out.push_str("</tr></thead><tbody>");
