@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Peak memory (max RSS) of `sudoku-batch solve` on inputs that would grow a careless reader or
 # writer: a 2-million-record corpus (text and gzip; written as CSV, JSON lines, gzip CSV and
-# Parquet), a 100 MB line without a newline, and a CSV whose one field is 100 MB. Inputs are
-# generated in a temp dir, removed at the end. scripts/bench.sh runs it for BENCHMARKS.md's
-# memory table.
+# Parquet, each then read back by `report`), a 100 MB line without a newline, and a CSV whose
+# one field is 100 MB. Inputs are generated in a temp dir, removed at the end. scripts/bench.sh
+# runs it for BENCHMARKS.md's memory table.
 #
 # Needs GNU time at /usr/bin/time (Debian/Ubuntu: `sudo apt-get install time`).
 # Usage: scripts/peak_rss.sh [RECORDS]   (default 2000000)
@@ -58,6 +58,14 @@ for out in jsonl csv.gz parquet; do
     measure "$(commas "$records") records, text, to \`.$out\`" \
         "$bin" solve -qq "$tmp/corpus.txt" -o "$tmp/out.$out"
 done
+# `report` reads those results back: its memory must not grow with their rows.
+if "$bin" report --help > /dev/null 2>&1; then
+    for out in csv jsonl csv.gz parquet; do
+        [ -s "$tmp/out.$out" ] || continue
+        measure "\`report\` of the $(commas "$records") rows of \`.$out\`" \
+            "$bin" report "$tmp/out.$out" -o "$tmp/report.html"
+    done
+fi
 measure "$(commas "$records") records, gzip, from stdin" \
     sh -c "'$bin' solve -qq - < '$tmp/corpus.txt.gz'"
 measure "one 100 MB line, no newline (text)" "$bin" solve -qq "$tmp/line.txt"

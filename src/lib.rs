@@ -29,6 +29,8 @@ pub mod grid;
 pub mod isomorph;
 pub mod logic;
 pub mod pipeline;
+#[cfg(feature = "report")]
+pub mod report;
 pub mod shard;
 pub mod solver;
 pub mod validate;

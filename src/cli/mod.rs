@@ -10,6 +10,8 @@ mod generate;
 mod grade;
 mod merge;
 mod progress;
+#[cfg(feature = "report")]
+mod report;
 mod shard;
 mod solve;
 #[cfg(unix)]
@@ -59,6 +61,8 @@ pub fn run(cli: Cli) -> Exit {
         Command::Canon(args) => canon::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Augment(args) => augment::run(args),
+        #[cfg(feature = "report")]
+        Command::Report(args) => report::run(args),
     };
     match result {
         Ok(exit) => exit,

@@ -23,6 +23,8 @@ mod messages;
 mod output;
 mod output_formats;
 mod properties;
+#[cfg(feature = "report")]
+mod report;
 mod robust;
 mod safety;
 mod scheduling;

@@ -75,6 +75,14 @@ Exit codes:
   0  the parts fit together and OUTPUT was written
   2  the parts do not fit (header, overlap, order, a gap), or an I/O error; nothing is written";
 
+/// Exit codes of `report`.
+#[cfg(feature = "report")]
+pub const REPORT_EXIT_CODES: &str = "\
+Exit codes:
+  0  the page (and the JSON) was written
+  2  a RESULTS file is missing or no output of solve, validate or grade, an output is one of
+     RESULTS, or an I/O error; no output is written";
+
 /// Exit codes of `explain`.
 pub const EXPLAIN_EXIT_CODES: &str = "\
 Exit codes:
@@ -222,6 +230,19 @@ pub enum Command {
     /// this one. On a problem, nothing is written.
     #[command(after_help = MERGE_EXIT_CODES)]
     Merge(MergeArgs),
+    /// Write one HTML page of charts and tables from the results of solve, validate or grade.
+    ///
+    /// Reads each RESULTS file (CSV, JSON lines or Parquet, as those commands write them;
+    /// gzip, xz and zstd are decompressed) once, in flat memory, and shows per file its
+    /// records, statuses, failed records with their reasons and clue counts; for solve and
+    /// validate, guesses and time per puzzle on log scales (histogram, cumulative share,
+    /// p50/p90/p99/max) and the slowest puzzles with the `explain` command of each; for grade,
+    /// ER per band stacked by hardest technique, EP and ED, and the hardest puzzles. Several
+    /// files share the axes and get a table of differences. The page needs no network: its
+    /// charts are inline SVG, light or dark as the reader's system is.
+    #[cfg(feature = "report")]
+    #[command(after_help = REPORT_EXIT_CODES)]
+    Report(ReportArgs),
 }
 
 /// Where puzzles come from and how to read them.

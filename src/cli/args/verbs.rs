@@ -475,3 +475,28 @@ pub struct BenchArgs {
     #[arg(long)]
     pub csv: bool,
 }
+
+/// The arguments of `report`.
+#[cfg(feature = "report")]
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Results files of solve, validate or grade, shown side by side in this order.
+    #[arg(required = true, value_name = "RESULTS")]
+    pub results: Vec<PathBuf>,
+
+    /// Where the page goes (`-`: stdout); replaced if it exists. It may not be one of RESULTS.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// Also write the page's numbers as JSON to FILE, for scripts.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
+    /// How many of the slowest (solve, validate) and hardest (grade) puzzles to list per file.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+
+    /// How many failed records to list per file (the first ones); all are counted.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub failures: usize,
+}

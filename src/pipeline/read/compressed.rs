@@ -24,7 +24,7 @@ const BZIP2_BLOCK: &[u8] = &[0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
 /// The first bytes of a Parquet file.
 const PARQUET_MAGIC: &[u8] = b"PAR1";
 /// The longest magic looked for.
-pub(super) const SNIFF_BYTES: usize = 10;
+pub(crate) const SNIFF_BYTES: usize = 10;
 /// The first bytes of a compressed input read to find the memory its decoder needs: the xz
 /// stream header and its first block header up to the LZMA2 filter, or the zstd frame header.
 pub(super) const HEADER_BYTES: usize = 64;
@@ -40,7 +40,7 @@ const XZ_MEMORY_LIMIT: u64 = MAX_WINDOW + (8 << 20);
 
 /// What the first bytes of an input say it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
+pub(crate) enum Kind {
     /// Text (or anything else that is read as it is).
     Plain,
     Gzip,
@@ -57,7 +57,7 @@ pub(super) enum Kind {
 impl Kind {
     /// The kind of an input that starts with `head` (its first [`SNIFF_BYTES`] bytes, or all
     /// of a shorter input).
-    pub(super) fn of(head: &[u8]) -> Kind {
+    pub(crate) fn of(head: &[u8]) -> Kind {
         let bzip2 = head.len() >= 10
             && head.starts_with(b"BZh")
             && (b'1'..=b'9').contains(&head[3])
@@ -94,7 +94,7 @@ impl Kind {
 }
 
 /// Why an input cannot be read at all, for the message that names it.
-pub(super) fn refusal(kind: Kind) -> Option<String> {
+pub(crate) fn refusal(kind: Kind) -> Option<String> {
     match kind {
         Kind::Unsupported(name) => Some(format!(
             "{name} input is not supported; decompress it first, or recompress it with gzip, \
@@ -232,7 +232,7 @@ pub(super) fn strip_suffix(name: &str) -> &str {
 }
 
 /// `input`, decompressed when `kind` says it is compressed.
-pub(super) fn decompress(
+pub(crate) fn decompress(
     kind: Kind,
     input: Box<dyn BufRead + Send>,
 ) -> io::Result<Box<dyn BufRead + Send>> {

@@ -11,7 +11,7 @@
 //! and options that do not fit the input stop reading. No record is held in memory beyond
 //! [`MAX_RECORD_BYTES`], so memory stays flat whatever the input holds.
 
-mod compressed;
+pub(crate) mod compressed;
 pub(crate) mod csv;
 mod grid;
 pub mod inputs;
