@@ -51,42 +51,7 @@ pub fn run(args: CanonArgs) -> Result<Exit, RunError> {
 /// Writes `canon`'s summary: records, rate, puzzles and invalid records, and the essentially
 /// different puzzles among them.
 fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<()> {
-    let secs = summary.wall.as_secs_f64();
-    let rate = if secs > 0.0 {
-        summary.records as f64 / secs
-    } else {
-        0.0
-    };
-    writeln!(
-        out,
-        "{} in {:.2} s ({} puzzles/s){}",
-        count(summary.records, "record", "records"),
-        secs,
-        thousands(rate as u64),
-        if summary.interrupted {
-            ", interrupted"
-        } else {
-            ""
-        }
-    )?;
-    if summary.inputs > 1 {
-        writeln!(
-            out,
-            "  from {}",
-            count(summary.inputs as u64, "input", "inputs")
-        )?;
-    }
-    for column in &summary.columns {
-        writeln!(out, "  {column}")?;
-    }
-    if summary.resumed > 0 {
-        writeln!(
-            out,
-            "  resumed: {} already in the output ({} invalid), not counted below",
-            count(summary.resumed, "record was", "records were"),
-            thousands(summary.resumed_invalid)
-        )?;
-    }
+    super::progress::write_head(out, summary)?;
     writeln!(
         out,
         "  {}, {} invalid",

@@ -76,11 +76,10 @@ fn rate(n: u64, secs: f64) -> f64 {
     if secs > 0.0 { n as f64 / secs } else { 0.0 }
 }
 
-/// Writes the end-of-run summary: records, count per status, wall time, rate, mean guesses per
-/// puzzle and the share of puzzles settled without guessing.
-pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<()> {
+/// Writes the first lines of a run's summary, the same for every command: records, time and
+/// rate, the inputs, the columns read, and the records a resumed run found already written.
+pub fn write_head(out: &mut dyn Write, summary: &Summary) -> std::io::Result<()> {
     let secs = summary.wall.as_secs_f64();
-    let puzzles = summary.puzzles();
     writeln!(
         out,
         "{} in {:.2} s ({} puzzles/s){}",
@@ -111,6 +110,14 @@ pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<
             thousands(summary.resumed_invalid)
         )?;
     }
+    Ok(())
+}
+
+/// Writes the end-of-run summary: records, count per status, wall time, rate, mean guesses per
+/// puzzle and the share of puzzles settled without guessing.
+pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<()> {
+    write_head(out, summary)?;
+    let puzzles = summary.puzzles();
     let counts: Vec<String> = Status::ALL
         .iter()
         .map(|&s| format!("{} {}", s, thousands(summary.count(s))))

@@ -56,17 +56,8 @@
 //! transformations and their digits compared with the best so far, giving up on one at its
 //! first larger digit.
 
+use super::ORDERS_OF_3;
 use crate::grid::{CELLS, Grid};
-
-/// The six orders of three things: place `j` takes item `ORDERS[o][j]`.
-const ORDERS: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
 
 /// The transformations of the grid's cells (transposing, rows, columns): 2 * 1296 * 1296.
 const TRANSFORMATIONS: u32 = 2 * 1296 * 1296;
@@ -76,7 +67,7 @@ const fn reorder(triplet: u8, o: usize) -> u8 {
     let mut out = 0;
     let mut j = 0;
     while j < 3 {
-        let bit = (triplet >> (2 - ORDERS[o][j])) & 1;
+        let bit = (triplet >> (2 - ORDERS_OF_3[o][j])) & 1;
         out |= bit << (2 - j);
         j += 1;
     }
@@ -247,7 +238,7 @@ impl Canonicaliser {
                     // The row under each order of the stacks (none for one no longer
                     // allowed), then the smallest and the orders giving it, without branches.
                     let values: [u16; 6] = std::array::from_fn(|o| {
-                        let [a, b, c] = ORDERS[o];
+                        let [a, b, c] = ORDERS_OF_3[o];
                         let v = (least[a] << 6) | (least[b] << 3) | least[c];
                         if (p.stacks >> o) & 1 == 1 {
                             v
@@ -350,26 +341,26 @@ fn for_each_column_order(p: &Partial, mut f: impl FnMut(&[usize; 9])) {
     while stacks != 0 {
         let so = stacks.trailing_zeros() as usize;
         stacks &= stacks - 1;
-        let [s0, s1, s2] = ORDERS[so];
+        let [s0, s1, s2] = ORDERS_OF_3[so];
         let mut a = p.columns[s0];
         while a != 0 {
             let o0 = a.trailing_zeros() as usize;
             a &= a - 1;
-            for (i, &x) in ORDERS[o0].iter().enumerate() {
+            for (i, &x) in ORDERS_OF_3[o0].iter().enumerate() {
                 column_of[i] = 3 * s0 + x;
             }
             let mut b = p.columns[s1];
             while b != 0 {
                 let o1 = b.trailing_zeros() as usize;
                 b &= b - 1;
-                for (i, &x) in ORDERS[o1].iter().enumerate() {
+                for (i, &x) in ORDERS_OF_3[o1].iter().enumerate() {
                     column_of[3 + i] = 3 * s1 + x;
                 }
                 let mut c = p.columns[s2];
                 while c != 0 {
                     let o2 = c.trailing_zeros() as usize;
                     c &= c - 1;
-                    for (i, &x) in ORDERS[o2].iter().enumerate() {
+                    for (i, &x) in ORDERS_OF_3[o2].iter().enumerate() {
                         column_of[6 + i] = 3 * s2 + x;
                     }
                     f(&column_of);

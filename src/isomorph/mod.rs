@@ -15,3 +15,14 @@ pub mod canon;
 pub mod transform;
 
 pub use transform::{Transform, TransformError};
+
+/// The six orders of three things (bands, stacks, or the rows of a band, the columns of a
+/// stack): place `j` takes item `ORDERS_OF_3[o][j]`; [`Transform::from_index`] numbers them so.
+const ORDERS_OF_3: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];

@@ -35,28 +35,19 @@ use std::str::FromStr;
 
 use rand_xoshiro::rand_core::Rng;
 
+use super::ORDERS_OF_3;
 use crate::grid::{CELLS, Grid};
 
 /// The number of transformations: 2 (transposed or not) x 6^8 (bands, stacks, rows within each
 /// band, columns within each stack) x 9! (digit relabellings).
 pub const COUNT: u64 = 2 * 6u64.pow(8) * 362_880;
 
-/// The six orders of three things, numbered as [`Transform::from_index`] takes them.
-const ORDERS_OF_3: [[u8; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
-
 /// The first mixed-radix digits of an index (see [`Transform::from_index`]): transposition,
 /// rows and columns.
 const LINE_PARTS: u64 = 2 * 1296 * 1296;
 
 /// The orders of nine lines that keep each group of three together, by number `k`: the order
-/// of the groups is [`ORDERS_OF_3`]`[k % 6]`, then the order within the first group (placed
+/// of the groups is [`ORDERS_OF_3`](super::ORDERS_OF_3)`[k % 6]`, then the order within the first group (placed
 /// first) `[k / 6 % 6]`, the second `[k / 36 % 6]`, the third `[k / 216]`.
 static LINE_ORDERS: [[u8; 9]; 1296] = line_orders();
 
@@ -72,7 +63,7 @@ const fn line_orders() -> [[u8; 9]; 1296] {
             rest /= 6;
             let mut i = 0;
             while i < 3 {
-                out[k][3 * g + i] = 3 * groups[g] + within[i];
+                out[k][3 * g + i] = (3 * groups[g] + within[i]) as u8;
                 i += 1;
             }
             g += 1;
