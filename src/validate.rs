@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::grid::Grid;
-use crate::isomorph::canon::{Canonicaliser, key};
+use crate::isomorph::canon::{Canonicaliser, canonical, key};
 use crate::pipeline::grade::tenths;
 use crate::pipeline::read::{
     Expected, ReadError, ReadOptions, Reader, Record, RecordInput, Source,
@@ -384,7 +384,18 @@ impl Checker {
         }
         if let RecordInput::Puzzle(puzzle) = &row.record.input {
             let here = Place::new(row.record.file, row.record.line);
-            let form_key = row.canonical.map(|form| halves(key(&form.grid)));
+            // The form the workers found; found here if the run did not ask them for it, so
+            // that no isomorph is missed whoever calls the checker.
+            let isomorph = matches!(self.seen, Some(Seen::Isomorph(_)))
+                || self
+                    .against
+                    .as_ref()
+                    .is_some_and(|a| a.compare == Compare::Isomorph);
+            let form_key = match row.canonical {
+                Some(form) => Some(halves(key(&form.grid))),
+                None if isomorph => Some(halves(key(&canonical(puzzle).grid))),
+                None => None,
+            };
             let first = match (&mut self.seen, form_key) {
                 (Some(Seen::Exact(seen)), _) => {
                     Some((Compare::Exact, *seen.entry(*puzzle).or_insert(here)))

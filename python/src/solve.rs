@@ -8,11 +8,12 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use sudoku_batch::pipeline::canon::Canon;
 use sudoku_batch::pipeline::grade::GradeOptions;
 use sudoku_batch::pipeline::solve::{Row, SolveOptions, Worker, solve_record};
 use sudoku_batch::pipeline::write::{COLUMNS, Value, row_values};
 use sudoku_batch::solver::{Limits, Stop};
-use sudoku_batch::validate::Checker;
+use sudoku_batch::validate::{Checker, Compare};
 
 use crate::columns::{Columns, PROBLEM, schema, table};
 use crate::input::Puzzles;
@@ -100,6 +101,7 @@ pub fn validate(
     expected: Option<&Bound<'_, PyAny>>,
     minimal: bool,
     duplicates: bool,
+    isomorphs: bool,
     min_clues: Option<usize>,
     band: Option<(u16, u16)>,
     ruleset: &str,
@@ -137,9 +139,19 @@ pub fn validate(
         keep_solutions: false,
         find_redundant: minimal,
         grade: band.map(|_| grade),
-        ..SolveOptions::default()
+        // The workers find the forms that isomorph duplicates are told by.
+        canon: if duplicates && isomorphs {
+            Canon::Also
+        } else {
+            Canon::Off
+        },
     };
-    let mut checker = Checker::new(duplicates, min_clues);
+    let compare = if isomorphs {
+        Compare::Isomorph
+    } else {
+        Compare::Exact
+    };
+    let mut checker = Checker::new(false, min_clues).with_duplicates(duplicates.then_some(compare));
     if let Some((min, max)) = band {
         checker = checker.with_er_band(min, max);
     }

@@ -162,6 +162,7 @@ def validate(
     expected: Any = None,
     minimal: bool = False,
     duplicates: bool = False,
+    isomorphs: bool = False,
     min_clues: Optional[int] = None,
     min_er: Optional[float] = None,
     max_er: Optional[float] = None,
@@ -184,6 +185,8 @@ def validate(
             empty string where none is stated), checked against the unique solution.
         minimal: list the clues that can be removed (``redundant clues: r3c4 r7c1``).
         duplicates: name repeats (``duplicate of line 12``).
+        isomorphs: with ``duplicates``, name isomorphs of earlier puzzles too (``isomorph of
+            line 12``): the same canonical form, as :func:`canon` gives it.
         min_clues: fail puzzles with fewer clues (``17 clues, fewer than 20``).
         min_er: fail puzzles rated below this on the Sudoku Explainer scale (``ER 2.3, below
             2.5``); every puzzle is then rated as :func:`grade` rates it, which costs far more
@@ -209,6 +212,7 @@ def validate(
         None if expected is None else _puzzles(expected, "expected"),
         bool(minimal),
         bool(duplicates),
+        bool(isomorphs),
         _optional_count(min_clues, "min_clues"),
         band,
         _ruleset(ruleset),

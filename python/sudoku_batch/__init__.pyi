@@ -44,6 +44,7 @@ def validate(
     expected: Optional[Puzzles] = None,
     minimal: bool = False,
     duplicates: bool = False,
+    isomorphs: bool = False,
     min_clues: Optional[int] = None,
     min_er: Optional[float] = None,
     max_er: Optional[float] = None,

@@ -25,6 +25,7 @@ def validate(
     expected: Any,
     minimal: bool,
     duplicates: bool,
+    isomorphs: bool,
     min_clues: Optional[int],
     band: Optional[Tuple[int, int]],
     ruleset: str,

@@ -33,6 +33,7 @@ OMITTED: Dict[str, str] = {
     "no-summary": "nothing is printed",
     "shard": "a caller splits its own sequence and passes first_line (see the Dask recipe)",
     "shards": "as --shard",
+    "against": "reading files: compare canon()'s forms of the two corpora (or use the command)",
 }
 
 # Options the Python API names otherwise, and why.

@@ -111,3 +111,17 @@ def test_an_er_band_fails_the_puzzles_the_command_line_fails(tmp_path):
 def test_wrong_rating_options_raise(options, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         sudoku_batch.validate(["." * 81], **options)
+
+
+def test_isomorphs_name_a_transposed_puzzle_as_the_command_line_does():
+    # A puzzle of the forum's hardest list: one solution, and no symmetry under transposing.
+    puzzle = "2....4.....1.9..2.39....6.......7..6...5..4...1..3..9.1...8..3...8.....5..97....."
+    transposed = "".join(puzzle[9 * c + r] for r in range(9) for c in range(9))
+    assert transposed != puzzle
+    exact = sudoku_batch.validate([puzzle, transposed], duplicates=True)
+    assert not any(
+        (p or "").startswith("duplicate") for p in exact.column("problem").to_pylist()
+    )
+    rows = sudoku_batch.validate([puzzle, transposed], duplicates=True, isomorphs=True)
+    problems = dict(zip(rows.column("line").to_pylist(), rows.column("problem").to_pylist()))
+    assert problems.get(2) == "isomorph of line 1", problems
