@@ -1,9 +1,13 @@
 //! `sudoku-batch canon`: every puzzle's canonical form, through the pipeline of `solve`, with
 //! the count of essentially different puzzles in the summary.
 
-use sudoku_batch::pipeline::canon::Canon;
+use sudoku_batch::isomorph::augment::split_part;
+use sudoku_batch::isomorph::canon::key;
+use sudoku_batch::pipeline;
+use sudoku_batch::pipeline::canon::{CANON_COLUMNS, Canon, Classes, canon_values};
 use sudoku_batch::pipeline::read::Source;
 use sudoku_batch::pipeline::solve::{SolveOptions, Status};
+use sudoku_batch::pipeline::write::{Field, Kind, Value};
 use sudoku_batch::pipeline::{Config, Output, RunError};
 
 use std::io::Write;
@@ -11,7 +15,8 @@ use std::io::Write;
 use sudoku_batch::pipeline::Summary;
 use sudoku_batch::words::{count, thousands};
 
-use super::args::CanonArgs;
+use super::args::{CanonArgs, SplitShares};
+use super::progress::Bar;
 use super::{Exit, stop_on_signal, to_stderr};
 
 /// Runs `canon`.
@@ -34,7 +39,10 @@ pub fn run(args: CanonArgs) -> Result<Exit, RunError> {
             Output::from_arg(args.output.output.as_deref()),
         )
     };
-    let summary = super::run_with_bar(&config, args.output.progress())?;
+    let summary = match &args.split {
+        None => super::run_with_bar(&config, args.output.progress())?,
+        Some(split) => run_split(&config, split, args.split_seed, args.output.progress())?,
+    };
     if args.output.summary() {
         to_stderr(|out| write_summary(out, &summary));
     }
@@ -46,6 +54,38 @@ pub fn run(args: CanonArgs) -> Result<Exit, RunError> {
     } else {
         Exit::Ok
     })
+}
+
+/// `canon --split`: `canon`'s rows with the `part` each puzzle's class is dealt to, and the
+/// count of the distinct forms seen.
+fn run_split(
+    config: &Config,
+    split: &SplitShares,
+    seed: u64,
+    progress: bool,
+) -> Result<Summary, RunError> {
+    let names: Vec<&str> = split.0.iter().map(|(name, _)| name.as_str()).collect();
+    let shares: Vec<u32> = split.0.iter().map(|&(_, share)| share).collect();
+    let columns: Vec<Field> = CANON_COLUMNS[..5]
+        .iter()
+        .copied()
+        .chain([Field::new("part", Kind::Category), CANON_COLUMNS[5]])
+        .collect();
+    let mut classes = Classes::default();
+    let bar = Bar::new(progress);
+    let summary = pipeline::run_with(config, &columns, &mut |p| bar.update(p), |w, row| {
+        classes.add(row);
+        let [line, puzzle, status, form, automorphisms, error] = canon_values(row);
+        let part = row.canonical.as_ref().map_or(Value::Empty, |f| {
+            // The low half of the form's key: every isomorph has the same.
+            Value::Text(names[split_part(key(&f.grid) as u64, seed, &shares)])
+        });
+        w.write_row(&[line, puzzle, status, form, automorphisms, part, error])
+    });
+    bar.finish();
+    let mut summary = summary?;
+    summary.classes = Some(classes.count());
+    Ok(summary)
 }
 
 /// Writes `canon`'s summary: records, rate, puzzles and invalid records, and the essentially

@@ -30,5 +30,6 @@ mod safety;
 mod scheduling;
 mod shards;
 mod solve;
+mod split;
 mod validate;
 mod version;

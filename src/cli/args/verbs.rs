@@ -314,12 +314,54 @@ pub struct CanonArgs {
 
     /// Resume an interrupted run: keep the complete rows already in OUTPUT (needs -o), skip as
     /// many input records (checking each), and append the rest.
-    #[arg(long, requires = "output")]
+    #[arg(long, requires = "output", conflicts_with = "split")]
     pub resume: bool,
+
+    /// Deal the isomorph classes into named parts with these shares, e.g. `train=8,test=2`
+    /// (80% and 20% of the classes): adds a `part` column, after `automorphisms`, naming the
+    /// part of each puzzle. Every isomorph of a puzzle, and so every repeat, lands in the same
+    /// part, so that no test puzzle is an isomorph of a training one; the shares are of
+    /// classes, not of records. The same corpus and --split-seed always give the same parts.
+    #[arg(long, value_name = "NAME=SHARE,...", value_parser = parse_split)]
+    pub split: Option<SplitShares>,
+
+    /// The seed that deals the classes into --split's parts: another seed, another split.
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "split")]
+    pub split_seed: u64,
 
     /// Records per batch handed to the worker threads.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH, hide = true)]
     pub batch_size: usize,
+}
+
+/// The parts of `canon --split`: each name with its share, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SplitShares(pub Vec<(String, u32)>);
+
+/// Reads `train=8,test=2`: distinct non-empty names, whole shares, at least one above 0.
+fn parse_split(text: &str) -> Result<SplitShares, String> {
+    let mut parts: Vec<(String, u32)> = Vec::new();
+    for item in text.split(',') {
+        let (name, share) = item
+            .split_once('=')
+            .ok_or_else(|| format!("`{item}` is not NAME=SHARE (as in train=8,test=2)"))?;
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(format!("`{item}` has no name before `=`"));
+        }
+        if parts.iter().any(|(n, _)| n == name) {
+            return Err(format!("the part `{name}` is named twice"));
+        }
+        let share = share
+            .trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{item}`: the share must be a whole number"))?;
+        parts.push((name.to_string(), share));
+    }
+    if parts.len() < 2 || parts.iter().all(|(_, share)| *share == 0) {
+        return Err("give two parts or more, at least one with a share above 0".into());
+    }
+    Ok(SplitShares(parts))
 }
 
 /// The arguments of `augment`.
