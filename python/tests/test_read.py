@@ -1,5 +1,5 @@
 """Reading the command line's outputs back with the right types: ``read_results`` on every
-format and compression, and the README's pandas, Polars and DuckDB lines run as written on the
+format and compression, and the user guide's pandas, Polars and DuckDB lines run as written on the
 tool's own outputs."""
 
 from __future__ import annotations
@@ -109,15 +109,15 @@ def test_read_results_tells_the_format_by_content_and_takes_tab_separated_csv(ou
     assert sudoku_batch.read_results(empty).num_columns == 0
 
 
-# --- the README's lines -------------------------------------------------------------------
+# --- the user guide's lines -------------------------------------------------------------------
 
 
 def readme_lines() -> List[str]:
-    """The Python block of the README's section on reading the outputs."""
-    text = (REPO / "README.md").read_text()
-    section = text.split("### Reading the outputs", 1)[1]
+    """The Python block of the user guide's section on reading the outputs."""
+    text = (REPO / "docs" / "GUIDE.md").read_text()
+    section = text.split("## Reading the outputs", 1)[1]
     block = re.search(r"```python\n(.*?)```", section, re.S)
-    assert block, "README: no python block under Reading the outputs"
+    assert block, "docs/GUIDE.md: no python block under Reading the outputs"
     return block.group(1).splitlines()
 
 

@@ -1,5 +1,5 @@
-//! Hostile and broken input, as README's "Bad input" section defines it: a bad record is a row
-//! that says what is wrong and the run goes on (exit 1); a bad file, or an output that cannot be
+//! Hostile and broken input, as the "Bad input" section of docs/GUIDE.md defines it: a bad
+//! record is a row that says what is wrong and the run goes on (exit 1); a bad file, or an output that cannot be
 //! written, is exit 2 with a message naming it; nothing panics and nothing is silently lost.
 
 use std::path::Path;
