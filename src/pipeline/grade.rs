@@ -70,7 +70,7 @@ impl ErBand {
     /// The rating a bounded rating stops at (ER known to be this or more): one tenth above the
     /// greatest ER, or without one the least; `None` without a band.
     pub fn limit(&self) -> Option<u16> {
-        self.max.map(|m| m + 1).or(self.min)
+        self.max.map(|m| m.saturating_add(1)).or(self.min)
     }
 
     /// Where `rated` falls. A rating stopped at a bound stopped at the band's
