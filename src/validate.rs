@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use crate::grid::Grid;
 use crate::isomorph::canon::{Canonicaliser, canonical, key};
+use crate::logic::Bounded;
 use crate::pipeline::grade::tenths;
 use crate::pipeline::read::{
     Expected, ReadError, ReadOptions, Reader, Record, RecordInput, Source,
@@ -436,15 +437,21 @@ impl Checker {
         }
         if let (Some((min, max)), Some(rated)) = (self.er_band, &row.rating) {
             match rated {
-                Ok(r) if r.er < min => self.add(
+                // Rated against this band, the rating stops at its limit, one tenth above
+                // `max` (or, without `max`, at `min`, which passes).
+                Ok(Bounded::AtLeast(limit)) if *limit > max => {
+                    self.add(Problem::OutsideBand, &format!("ER above {}", tenths(max)))
+                }
+                Ok(Bounded::AtLeast(_)) => {}
+                Ok(Bounded::Rated(r)) if r.er < min => self.add(
                     Problem::OutsideBand,
                     &format!("ER {}, below {}", tenths(r.er), tenths(min)),
                 ),
-                Ok(r) if r.er > max => self.add(
+                Ok(Bounded::Rated(r)) if r.er > max => self.add(
                     Problem::OutsideBand,
                     &format!("ER {}, above {}", tenths(r.er), tenths(max)),
                 ),
-                Ok(_) => {}
+                Ok(Bounded::Rated(_)) => {}
                 Err(e) => self.add(Problem::Unrated, &format!("not rated: {e}")),
             }
         }

@@ -2,15 +2,15 @@
 //! grade`.
 //!
 //! Each worker keeps one library [`Worker`] (a solver and a grader) for all its records, and
-//! makes each chunk's record batch of [`GRADE_COLUMNS`] itself. As on the command line, the
+//! makes each chunk's record batch of [`grade_columns`] itself. As on the command line, the
 //! solutions are counted to 2 and only a puzzle with exactly one is rated.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use sudoku_batch::logic::Ruleset;
-use sudoku_batch::pipeline::grade::GradeOptions;
+use sudoku_batch::pipeline::grade::{ErBand, GradeOptions, tenths};
 use sudoku_batch::pipeline::solve::{SolveOptions, Worker};
-use sudoku_batch::pipeline::write::{GRADE_COLUMNS, GradeText, grade_values};
+use sudoku_batch::pipeline::write::{GradeText, grade_columns, grade_values};
 use sudoku_batch::solver::Limits;
 
 use crate::columns::{Columns, schema, table};
@@ -47,10 +47,25 @@ pub fn grade(
     max_guesses: Option<u64>,
     ruleset: &str,
     max_time_ms: Option<u64>,
+    min_er: Option<u16>,
+    max_er: Option<u16>,
     first_line: u64,
 ) -> PyResult<Py<PyAny>> {
     let puzzles = Puzzles::extract(puzzles, "puzzles")?;
     check_lines(first_line, puzzles.len())?;
+    if let (Some(min), Some(max)) = (min_er, max_er)
+        && min > max
+    {
+        return Err(PyValueError::new_err(format!(
+            "min_er={} is more than max_er={}",
+            tenths(min),
+            tenths(max)
+        )));
+    }
+    let band = ErBand {
+        min: min_er,
+        max: max_er,
+    };
     let options = SolveOptions {
         strategy: strategy(solver)?,
         // Only a puzzle proved to have exactly one solution is rated.
@@ -64,10 +79,12 @@ pub fn grade(
         grade: Some(GradeOptions {
             ruleset: self::ruleset(ruleset)?,
             max_time: max_time_ms.map(std::time::Duration::from_millis),
+            band,
         }),
         ..SolveOptions::default()
     };
-    let schema = schema(&GRADE_COLUMNS);
+    let columns = grade_columns(&band);
+    let schema = schema(&columns);
     let mut batches = Vec::new();
     parallel::run(
         py,
@@ -80,7 +97,7 @@ pub fn grade(
             let mut text = GradeText::default();
             for i in range {
                 let row = worker.row(puzzles.record(i, first_line), &options);
-                chunk.push(&grade_values(&row, &mut text));
+                chunk.push(&grade_values(&row, &mut text, &band)[..columns.len()]);
             }
             chunk.batch()
         },

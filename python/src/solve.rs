@@ -9,7 +9,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use sudoku_batch::pipeline::canon::Canon;
-use sudoku_batch::pipeline::grade::GradeOptions;
+use sudoku_batch::pipeline::grade::{ErBand, GradeOptions};
 use sudoku_batch::pipeline::solve::{Row, SolveOptions, Worker, solve_record};
 use sudoku_batch::pipeline::write::{COLUMNS, Value, row_values};
 use sudoku_batch::solver::{Limits, Stop};
@@ -128,6 +128,11 @@ pub fn validate(
     let grade = GradeOptions {
         ruleset: crate::grade::ruleset(ruleset)?,
         max_time: max_time_ms.map(std::time::Duration::from_millis),
+        // Rated only as far as the band needs (no end: 0 and the greatest number).
+        band: ErBand {
+            min: band.map(|b| b.0).filter(|&m| m > 0),
+            max: band.map(|b| b.1).filter(|&m| m < u16::MAX),
+        },
     };
     let options = SolveOptions {
         strategy: strategy(solver)?,

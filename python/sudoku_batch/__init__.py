@@ -191,7 +191,8 @@ def validate(
         min_er: fail puzzles rated below this on the Sudoku Explainer scale (``ER 2.3, below
             2.5``); every puzzle is then rated as :func:`grade` rates it, which costs far more
             than solving. A puzzle that cannot be rated fails with ``not rated: WHY``.
-        max_er: fail puzzles rated above this (``ER 7.2, above 4.5``), as ``min_er``.
+        max_er: fail puzzles rated above this (``ER above 4.5``: the rating stops as soon as
+            it is known to be above), as ``min_er``.
         ruleset: with ``min_er`` or ``max_er``, the ladder of techniques, as for :func:`grade`.
         max_time_ms: with ``min_er`` or ``max_er``, give up rating one puzzle after this many
             milliseconds (it fails with ``not rated: ...``); ``None``: no limit.
@@ -230,6 +231,8 @@ def grade(
     max_guesses: Optional[int] = None,
     ruleset: str = "sukaku",
     max_time_ms: Optional[int] = None,
+    min_er: Optional[float] = None,
+    max_er: Optional[float] = None,
     first_line: int = 1,
 ) -> pa.Table:
     """Rates how hard every puzzle is for a person, as ``sudoku-batch grade``.
@@ -251,10 +254,19 @@ def grade(
         max_time_ms: give up rating one puzzle after this many milliseconds (the hardest, ER 10
             and up, can take seconds each); it keeps ``unique``, with null ratings and
             ``not rated: ...`` in ``error``. ``None``: no limit.
+        min_er: rate each puzzle only as far as needed to tell whether its ER is at least this
+            (e.g. 9.0): a rating stops as soon as it reaches it, or as soon as no technique
+            rated below it applies; its ratings are then null and the ``band`` column says
+            ``">= 9.0"``. A puzzle below gets its full rating and ``"< 9.0"``. Much faster than
+            full ratings for filtering hard candidates; the answer is the full rating's.
+        max_er: likewise, whether its ER is at most this (e.g. 8.5): ``"> 8.5"`` with null
+            ratings as soon as it is known to be above, else the full rating and ``"<= 8.5"``
+            (with ``min_er`` too: ``"< 7.0"`` or ``"7.0-8.5"``).
         first_line: the ``line`` of the first puzzle; the next ones count on from it.
 
     Returns:
-        A ``pyarrow.Table`` with the columns :data:`GRADE_COLUMNS`. ``er`` (``float64``) is the
+        A ``pyarrow.Table`` with the columns :data:`GRADE_COLUMNS`, and ``band`` (a string,
+        null for a puzzle not rated) after them with ``min_er`` or ``max_er``. ``er`` (``float64``) is the
         rating of the hardest step (1.0 to about 11.5), ``ep`` of the hardest step up to the
         first digit placed, ``ed`` of the first step; ``hardest`` names the hardest technique,
         ``steps`` (``uint64``) counts the steps, and ``techniques`` lists ``name:count`` of
@@ -263,7 +275,9 @@ def grade(
 
     Raises:
         TypeError: as :func:`solve`.
-        ValueError: as :func:`solve`, or ``ruleset`` is not one of :data:`RULESETS`.
+        ValueError: as :func:`solve`, or ``ruleset`` is not one of :data:`RULESETS`, or
+            ``min_er``/``max_er`` is not a rating in tenths or ``min_er`` is more than
+            ``max_er``.
     """
     return _native.grade(
         _puzzles(puzzles, "puzzles"),
@@ -272,6 +286,8 @@ def grade(
         _optional_count(max_guesses, "max_guesses"),
         _ruleset(ruleset),
         _optional_count(max_time_ms, "max_time_ms", minimum=1),
+        _er(min_er, "min_er"),
+        _er(max_er, "max_er"),
         _count(first_line, "first_line"),
     )
 

@@ -61,6 +61,8 @@ def grade(
     max_guesses: Optional[int] = None,
     ruleset: str = "sukaku",
     max_time_ms: Optional[int] = None,
+    min_er: Optional[float] = None,
+    max_er: Optional[float] = None,
     first_line: int = 1,
 ) -> pa.Table: ...
 def canon(

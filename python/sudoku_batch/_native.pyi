@@ -40,6 +40,8 @@ def grade(
     max_guesses: Optional[int],
     ruleset: str,
     max_time_ms: Optional[int],
+    min_er: Optional[int],
+    max_er: Optional[int],
     first_line: int,
 ) -> pa.Table: ...
 def canon(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 
 import pyarrow as pa
 import pytest
@@ -98,3 +99,42 @@ def test_rulesets_are_the_command_lines():
     assert sudoku_batch.RULESETS == ("sukaku", "classic")
     for ruleset in sudoku_batch.RULESETS:
         assert sudoku_batch.grade([PUZZLE], ruleset=ruleset)["er"][0].as_py() == 1.2
+
+
+@pytest.mark.parametrize(
+    "options, flags",
+    [
+        ({"min_er": 9}, ["--min-er", "9"]),
+        ({"max_er": 4.5}, ["--max-er", "4.5"]),
+        ({"min_er": 3.0, "max_er": 7.5, "threads": 1}, ["--min-er", "3", "--max-er", "7.5", "-j", "1"]),
+    ],
+)
+def test_an_er_band_stops_ratings_as_the_command_line_does(tmp_path, options, flags):
+    with open(SERATE, newline="") as f:
+        sample = list(csv.DictReader(f))[::9]
+    path = tmp_path / "sample.txt"
+    path.write_text("".join(r["puzzle"] + "\n" for r in sample) + "." * 81 + "\n")
+    table = sudoku_batch.grade([r["puzzle"] for r in sample] + ["." * 81], **options)
+    assert table.column_names == [*sudoku_batch.GRADE_COLUMNS, "band"]
+    assert_same_rows(table, cli_rows(["grade", str(path), *flags]))
+    # A rating stopped at the bound has no ER; one below it is the full rating, serate's.
+    low, high = options.get("min_er"), options.get("max_er")
+    limit = high + 0.1 if high is not None else low
+    for row, r in zip(table.to_pylist(), sample):
+        er = float(r["er"])
+        assert row["er"] == (er if er < limit - 1e-9 else None), (row, r)
+        assert row["band"], row
+    assert table.column("band")[-1].as_py() is None
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"min_er": 9.5, "max_er": 7}, "min_er=9.5 is more than max_er=7.0"),
+        ({"min_er": 2.55}, "min_er=2.55: ratings go from 1.0 to about 12.0, in tenths"),
+        ({"max_er": -1}, "max_er=-1"),
+    ],
+)
+def test_a_wrong_er_band_raises(options, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        sudoku_batch.grade([PUZZLE], **options)

@@ -1,6 +1,7 @@
 //! `sudoku-batch grade`: every puzzle rated on the Sudoku Explainer scale, through the
 //! pipeline of `solve`, with the ER bands in the summary.
 
+use sudoku_batch::pipeline::grade::GradeOptions;
 use sudoku_batch::pipeline::read::Source;
 use sudoku_batch::pipeline::solve::{SolveOptions, Status};
 use sudoku_batch::pipeline::{Config, Output, RunError};
@@ -12,6 +13,13 @@ use super::{Exit, stop_on_signal, to_stderr};
 
 /// Runs `grade`.
 pub fn run(args: GradeArgs) -> Result<Exit, RunError> {
+    let band = match args.band.band() {
+        Ok(band) => band,
+        Err(message) => {
+            eprintln!("sudoku-batch: error: {message}");
+            return Ok(Exit::Error);
+        }
+    };
     let (inputs, read) = args.input.open(args.output.output.as_deref())?;
     let config = Config {
         read,
@@ -25,7 +33,10 @@ pub fn run(args: GradeArgs) -> Result<Exit, RunError> {
             },
             keep_solutions: false,
             find_redundant: false,
-            grade: Some(args.rating.options()),
+            grade: Some(GradeOptions {
+                band,
+                ..args.rating.options()
+            }),
             ..SolveOptions::default()
         },
         threads: super::threads(args.solver.threads),
@@ -43,7 +54,8 @@ pub fn run(args: GradeArgs) -> Result<Exit, RunError> {
     if args.output.summary() {
         to_stderr(|out| {
             progress::write_summary(out, &summary)?;
-            progress::write_ratings(out, &summary.ratings)
+            progress::write_ratings(out, &summary.ratings)?;
+            progress::write_band(out, &summary.ratings, &band)
         });
     }
     super::hint_resume(&summary, args.output.output.as_deref());

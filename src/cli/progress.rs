@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sudoku_batch::pipeline::grade::{Ratings, er_band_label};
+use sudoku_batch::pipeline::grade::{ErBand, Ratings, Side, er_band_label};
 use sudoku_batch::pipeline::solve::Status;
 use sudoku_batch::pipeline::{Progress, Summary};
 use sudoku_batch::validate::{Checker, Problem};
@@ -160,6 +160,36 @@ pub fn write_ratings(out: &mut dyn Write, ratings: &Ratings) -> std::io::Result<
             out,
             "  {} not rated (over --max-time-ms, or beyond the techniques known)",
             count(ratings.unrated, "puzzle", "puzzles")
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes `grade --min-er/--max-er`'s count of puzzles below, within and above the band
+/// (`< 9.0: 880, >= 9.0: 120`), and how many of them stopped at the bound; nothing without a
+/// band.
+pub fn write_band(out: &mut dyn Write, ratings: &Ratings, band: &ErBand) -> std::io::Result<()> {
+    if !band.any() {
+        return Ok(());
+    }
+    let sides = ratings.sides(band);
+    let counts: Vec<String> = [Side::Below, Side::Within, Side::Above]
+        .iter()
+        .filter(|&&side| !band.label(side).is_empty())
+        .map(|&side| format!("{} {}", band.label(side), thousands(sides[side as usize])))
+        .collect();
+    writeln!(out, "  {}: {}", band.words(), counts.join(", "))?;
+    let stopped = ratings.stopped();
+    if stopped > 0 {
+        writeln!(
+            out,
+            "  {} stopped as soon as known {} (a bound, not a rating: no ER, EP, ED)",
+            count(stopped, "puzzle", "puzzles"),
+            band.label(if band.max.is_some() {
+                Side::Above
+            } else {
+                Side::Within
+            })
         )?;
     }
     Ok(())

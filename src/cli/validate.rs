@@ -5,6 +5,7 @@
 //! extra `problem` column, and gives the summary and the exit code.
 
 use sudoku_batch::pipeline::canon::Canon;
+use sudoku_batch::pipeline::grade::GradeOptions;
 use sudoku_batch::pipeline::read::{ReadOptions, Source, inputs};
 use sudoku_batch::pipeline::solve::SolveOptions;
 use sudoku_batch::pipeline::write::{Value, row_values};
@@ -19,6 +20,13 @@ use super::{Exit, to_stderr};
 
 /// Runs `validate`.
 pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
+    let band = match args.er.band() {
+        Ok(band) => band,
+        Err(message) => {
+            eprintln!("sudoku-batch: error: {message}");
+            return Ok(Exit::Error);
+        }
+    };
     let (inputs, read) = args.input.open(args.output.output.as_deref())?;
     // No --against is none, not stdin as for the inputs.
     let against = if args.against.is_empty() {
@@ -51,7 +59,11 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
             },
             keep_solutions: false,
             find_redundant: args.minimal,
-            grade: args.er.any().then(|| args.rating.options()),
+            // Rated only as far as the band needs.
+            grade: band.any().then(|| GradeOptions {
+                band,
+                ..args.rating.options()
+            }),
             canon: if args.isomorphs && (args.duplicates || !against.is_empty()) {
                 Canon::Also
             } else {

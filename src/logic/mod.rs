@@ -94,6 +94,26 @@ pub struct Rating {
     pub techniques: Vec<(Technique, u32)>,
 }
 
+/// A rating asked only as far as a limit ([`Grader::grade_below`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Bounded {
+    /// Every step rated below the limit: the full rating, as [`Grader::grade`] gives it.
+    Rated(Rating),
+    /// The ER is at least this (the limit, in tenths): a step was rated this or more, or no
+    /// technique rated below it applied. The rating stopped there.
+    AtLeast(u16),
+}
+
+impl Bounded {
+    /// The full rating, if the puzzle got one.
+    pub fn rating(&self) -> Option<&Rating> {
+        match self {
+            Bounded::Rated(r) => Some(r),
+            Bounded::AtLeast(_) => None,
+        }
+    }
+}
+
 /// One step of a logical solution.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
@@ -166,8 +186,26 @@ impl Grader {
 
     /// Rates `puzzle`.
     pub fn grade(&mut self, puzzle: &Grid, budget: &Budget) -> Result<Rating, GradeError> {
+        match self.grade_below(puzzle, budget, u16::MAX)? {
+            Bounded::Rated(rating) => Ok(rating),
+            Bounded::AtLeast(_) => Err(GradeError::TooHard),
+        }
+    }
+
+    /// Rates `puzzle` only as far as needed to tell whether its ER is below `limit` (in
+    /// tenths): the full rating when it is, else [`Bounded::AtLeast`] as soon as that is
+    /// known, which is sooner (often much sooner) than the full rating of a puzzle rated
+    /// `limit` or more. The answer agrees with the full rating: `AtLeast` exactly when
+    /// [`grade`](Self::grade) would rate `limit` or more, or leave the puzzle unrated because
+    /// no technique it knows applies where none rated below `limit` does.
+    pub fn grade_below(
+        &mut self,
+        puzzle: &Grid,
+        budget: &Budget,
+        limit: u16,
+    ) -> Result<Bounded, GradeError> {
         let board = self.start(puzzle)?;
-        rate::run(board, self.ruleset, budget, &mut self.scratch, None)
+        rate::run(board, self.ruleset, budget, &mut self.scratch, None, limit)
     }
 
     /// The logical solution of `puzzle`, step by step.
@@ -180,6 +218,7 @@ impl Grader {
             budget,
             &mut self.scratch,
             Some(&mut steps),
+            u16::MAX,
         )?;
         Ok(steps)
     }

@@ -8,7 +8,7 @@
 use super::board::{Board, Cells, cells_of};
 use super::memo::{self, UnitRung};
 use super::technique::{Hint, Technique};
-use super::{Budget, GradeError, Rating, Ruleset, Step};
+use super::{Bounded, Budget, GradeError, Rating, Ruleset, Step};
 use super::{chains, exclusion, singles, uniqueness, wings};
 
 /// One rung of the ladder.
@@ -133,6 +133,49 @@ const SUKAKU: &[Rung] = &[
     Rung::Nested3,
 ];
 
+/// The easiest rating, in tenths, of any hint `rung` finds: its technique's base rating (longer
+/// chains, bigger loops and wings only add to it). A bounded rating ([`run`]'s `limit`) never
+/// tries the rungs past the last one that could rate below its limit.
+fn floor(rung: Rung) -> u16 {
+    match rung {
+        Rung::HiddenSingle => 10,
+        Rung::DirectLocking => 17,
+        Rung::DirectHiddenPair => 20,
+        Rung::NakedSingle => 23,
+        Rung::DirectHiddenTriplet => 25,
+        Rung::Locking => 26,
+        Rung::NakedPair => 30,
+        Rung::XWing => 32,
+        Rung::HiddenPair => 34,
+        Rung::NakedTriplet => 36,
+        Rung::Swordfish => 38,
+        Rung::HiddenTriplet => 40,
+        Rung::StrongLinks2 => 40,
+        Rung::XYWing => 42,
+        Rung::XYZWing => 44,
+        Rung::UniqueLoops => 45,
+        Rung::NakedQuad => 50,
+        Rung::Jellyfish => 52,
+        Rung::HiddenQuad => 54,
+        Rung::StrongLinks3 => 54,
+        Rung::WXYZWing => 55,
+        Rung::Bug => 56,
+        Rung::StrongLinks4 => 58,
+        Rung::VWXYZWing => 62,
+        Rung::AlignedPair => 62,
+        Rung::UVWXYZWing => 66,
+        Rung::Chains => 65,
+        Rung::TUVWXYZWing => 75,
+        Rung::AlignedTriplet => 75,
+        Rung::Nishio => 75,
+        Rung::Multiple => 80,
+        Rung::Dynamic => 85,
+        Rung::DynamicPlus => 90,
+        Rung::Nested2 => 95,
+        Rung::Nested3 => 100,
+    }
+}
+
 fn ladder(ruleset: Ruleset) -> &'static [Rung] {
     match ruleset {
         Ruleset::Sukaku => SUKAKU,
@@ -232,14 +275,26 @@ fn to_step(h: &Hint) -> Step {
 const TECHNIQUES: usize = Technique::NestedForcingChain as usize + 1;
 
 /// Solves `board` step by step and rates it; records the steps when asked.
+///
+/// With a `limit` (ER in tenths; `u16::MAX` for none) it stops as soon as the rating is known
+/// to be at least `limit`: at the first step rated `limit` or more, or at a step where no rung
+/// that could rate below `limit` applies (the step the full rating takes there is one of the
+/// later rungs, rated `limit` or more). Until then its steps are the full rating's, so a
+/// puzzle solved with every step below `limit` gets its full rating.
 pub(crate) fn run(
     mut board: Board,
     ruleset: Ruleset,
     budget: &Budget,
     scratch: &mut Scratch,
     mut steps: Option<&mut Vec<Step>>,
-) -> Result<Rating, GradeError> {
-    let rungs = ladder(ruleset);
+    limit: u16,
+) -> Result<Bounded, GradeError> {
+    let ladder = ladder(ruleset);
+    let below = ladder
+        .iter()
+        .rposition(|&r| floor(r) < limit)
+        .map_or(0, |i| i + 1);
+    let rungs = &ladder[..below];
     scratch.memo.start();
     let (mut er, mut ep, mut ed) = (0.0f64, 0.0f64, 0.0f64);
     let mut hardest = Technique::FullHouse;
@@ -253,11 +308,21 @@ pub(crate) fn run(
         let mut found = None;
         for &r in rungs {
             if let Some(h) = find(r, &board, scratch, budget)? {
+                debug_assert!(h.tenths() >= floor(r), "{r:?} found {}", h.tenths());
                 found = Some(h);
                 break;
             }
         }
-        let hint = found.ok_or(GradeError::TooHard)?;
+        let Some(hint) = found else {
+            return if below < ladder.len() {
+                Ok(Bounded::AtLeast(limit))
+            } else {
+                Err(GradeError::TooHard)
+            };
+        };
+        if hint.tenths() >= limit {
+            return Ok(Bounded::AtLeast(limit));
+        }
         if hint.diff > er {
             er = hint.diff;
             hardest = hint.tech;
@@ -290,14 +355,14 @@ pub(crate) fn run(
         .collect();
     techniques.sort_by_key(|&(t, _)| (lowest[t as usize], t));
     let tenths = |x: f64| (x * 10.0).round() as u16;
-    Ok(Rating {
+    Ok(Bounded::Rated(Rating {
         er: tenths(er),
         ep: tenths(ep),
         ed: tenths(ed),
         hardest,
         steps: nsteps,
         techniques,
-    })
+    }))
 }
 
 /// Every technique, indexed by its discriminant.

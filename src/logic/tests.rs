@@ -68,7 +68,15 @@ fn check_steps(puzzle: &Grid, ruleset: Ruleset, budget: &Budget) -> Result<Ratin
     let board = Board::from_values(puzzle.cells()).unwrap();
     let mut steps = Vec::new();
     let mut scratch = rate::Scratch::default();
-    let out = rate::run(board, ruleset, budget, &mut scratch, Some(&mut steps));
+    let out = rate::run(
+        board,
+        ruleset,
+        budget,
+        &mut scratch,
+        Some(&mut steps),
+        u16::MAX,
+    )
+    .map(|b| b.rating().cloned().expect("no limit, no bound"));
     for (k, s) in steps.iter().enumerate() {
         for &(c, d) in &s.placements {
             assert_eq!(

@@ -6,11 +6,12 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use crate::grid::Grid;
-use crate::logic::{Budget, GradeError, Grader, Rating, Ruleset};
+use crate::logic::{Bounded, Budget, GradeError, Grader, Rating, Ruleset};
 use crate::solver::Stop;
 
-/// A puzzle's rating, or why it has none.
-pub type Rated = Result<Rating, GradeError>;
+/// A puzzle's rating (or, rated against an [`ErBand`], the bound it stopped at), or why it
+/// has none.
+pub type Rated = Result<Bounded, GradeError>;
 
 /// How to rate puzzles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -20,17 +21,99 @@ pub struct GradeOptions {
     /// Give up rating one puzzle after this long: its row keeps its status, with no rating
     /// and the reason in `error`. `None`: no limit.
     pub max_time: Option<Duration>,
+    /// Rate only as far as needed to place each puzzle in (below, within or above) this band
+    /// ([`ErBand::limit`]).
+    pub band: ErBand,
 }
 
 impl GradeOptions {
     /// Rates `puzzle` (which has exactly one solution) with `grader` within the time limit,
-    /// giving up too when `stop` is set.
+    /// giving up too when `stop` is set; with a [`band`](Self::band), only as far as it needs.
     pub fn rate(&self, grader: &mut Grader, puzzle: &Grid, stop: Option<Stop>) -> Rated {
         let budget = Budget {
             deadline: self.max_time.map(|t| Instant::now() + t),
             stop: stop.map(Stop::flag),
         };
-        grader.grade(puzzle, &budget)
+        match self.band.limit() {
+            Some(limit) => grader.grade_below(puzzle, &budget, limit),
+            None => grader.grade(puzzle, &budget).map(Bounded::Rated),
+        }
+    }
+}
+
+/// A band of ER (`--min-er`, `--max-er`, in tenths, both ends included); neither end: no band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ErBand {
+    /// The least ER in the band.
+    pub min: Option<u16>,
+    /// The greatest ER in the band.
+    pub max: Option<u16>,
+}
+
+/// Where a puzzle's rating falls against an [`ErBand`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Below the band's least ER.
+    Below,
+    /// Within the band.
+    Within,
+    /// Above the band's greatest ER.
+    Above,
+}
+
+impl ErBand {
+    /// True when either end is given.
+    pub fn any(&self) -> bool {
+        self.min.is_some() || self.max.is_some()
+    }
+
+    /// The rating a bounded rating stops at (ER known to be this or more): one tenth above the
+    /// greatest ER, or without one the least; `None` without a band.
+    pub fn limit(&self) -> Option<u16> {
+        self.max.map(|m| m.saturating_add(1)).or(self.min)
+    }
+
+    /// Where `rated` falls. A rating stopped at a bound stopped at the band's
+    /// [`limit`](Self::limit): above the greatest ER, or (without one) the least.
+    pub fn side(&self, rated: &Bounded) -> Side {
+        match rated {
+            Bounded::Rated(r) => self.side_of(r.er),
+            Bounded::AtLeast(limit) => self.side_of(*limit),
+        }
+    }
+
+    /// Where an ER (in tenths) falls.
+    pub fn side_of(&self, er: u16) -> Side {
+        if self.min.is_some_and(|m| er < m) {
+            Side::Below
+        } else if self.max.is_some_and(|m| er > m) {
+            Side::Above
+        } else {
+            Side::Within
+        }
+    }
+
+    /// The `band` column of a rating: `< 9.0` or `>= 9.0` with the least ER alone, `<= 8.5`
+    /// or `> 8.5` with the greatest alone, `< 7.0`, `7.0-8.5` or `> 8.5` with both.
+    pub fn label(&self, side: Side) -> String {
+        match (side, self.min, self.max) {
+            (Side::Below, Some(min), _) => format!("< {}", tenths(min)),
+            (Side::Above, _, Some(max)) => format!("> {}", tenths(max)),
+            (Side::Within, Some(min), Some(max)) => format!("{}-{}", tenths(min), tenths(max)),
+            (Side::Within, Some(min), None) => format!(">= {}", tenths(min)),
+            (Side::Within, None, Some(max)) => format!("<= {}", tenths(max)),
+            _ => String::new(),
+        }
+    }
+
+    /// The options that give this band, in words (`--min-er 9.0`), empty without a band.
+    pub fn words(&self) -> String {
+        let ends = [("--min-er", self.min), ("--max-er", self.max)];
+        let words: Vec<String> = ends
+            .iter()
+            .filter_map(|(name, v)| v.map(|v| format!("{name} {}", tenths(v))))
+            .collect();
+        words.join(", ")
     }
 }
 
@@ -85,13 +168,29 @@ pub struct Ratings {
     /// Puzzles with exactly one solution that got no rating (time limit, or beyond the
     /// techniques the grader knows).
     pub unrated: u64,
+    /// Puzzles rated, per ER in tenths (index 25 is ER 2.5): to count those below, within
+    /// and above an [`ErBand`].
+    pub by_tenth: Vec<u64>,
+    /// Puzzles whose rating stopped at a bound ([`Bounded::AtLeast`]), per bound in tenths.
+    pub at_least: Vec<u64>,
 }
 
 impl Ratings {
     /// Counts one row's rating, if it was rated.
     pub fn add(&mut self, rated: Option<&Rated>) {
+        let count = |v: &mut Vec<u64>, i: u16| {
+            let i = usize::from(i);
+            if v.len() <= i {
+                v.resize(i + 1, 0);
+            }
+            v[i] += 1;
+        };
         match rated {
-            Some(Ok(r)) => self.bands[er_band(r.er)] += 1,
+            Some(Ok(Bounded::Rated(r))) => {
+                self.bands[er_band(r.er)] += 1;
+                count(&mut self.by_tenth, r.er);
+            }
+            Some(Ok(Bounded::AtLeast(limit))) => count(&mut self.at_least, *limit),
             Some(Err(_)) => self.unrated += 1,
             None => {}
         }
@@ -100,6 +199,22 @@ impl Ratings {
     /// Puzzles rated.
     pub fn rated(&self) -> u64 {
         self.bands.iter().sum()
+    }
+
+    /// Puzzles whose rating stopped at a bound.
+    pub fn stopped(&self) -> u64 {
+        self.at_least.iter().sum()
+    }
+
+    /// Puzzles below, within and above `band` (rated or stopped at a bound).
+    pub fn sides(&self, band: &ErBand) -> [u64; 3] {
+        let mut sides = [0; 3];
+        for counts in [&self.by_tenth, &self.at_least] {
+            for (er, &n) in counts.iter().enumerate() {
+                sides[band.side_of(er as u16) as usize] += n;
+            }
+        }
+        sides
     }
 }
 

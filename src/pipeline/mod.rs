@@ -36,8 +36,8 @@ use resume::ResumePoint;
 use solutions::Emitter;
 use solve::{Row, SolveOptions, SolveWork, Status};
 use write::{
-    COLUMNS, Encoding, FILE_COLUMN, Field, GRADE_COLUMNS, GradeText, OutputFormat,
-    SOLUTION_COLUMNS, TableWriter, Value, grade_values, row_values, write_after,
+    COLUMNS, Encoding, FILE_COLUMN, Field, GradeText, OutputFormat, SOLUTION_COLUMNS, TableWriter,
+    Value, grade_values, row_values, write_after,
 };
 
 /// Records per batch unless told otherwise: large enough that handing a batch between threads
@@ -252,7 +252,7 @@ impl ResultsWriter {
 /// Runs the whole pipeline: reads every record, solves it, writes its row. `progress` is
 /// called after every batch written. The options that shape the rows of a plain CSV output
 /// file are kept beside it, for `--resume` and `merge` ([`resume::RunOptions`]).
-/// With [`SolveOptions::grade`] set the rows are `grade`'s ([`write::GRADE_COLUMNS`]); with
+/// With [`SolveOptions::grade`] set the rows are `grade`'s ([`write::grade_columns`]); with
 /// [`SolveOptions::canon`] [`Canon::Only`](canon::Canon::Only), `canon`'s
 /// ([`canon::CANON_COLUMNS`]).
 pub fn run(config: &Config, progress: &mut dyn FnMut(&Progress)) -> Result<Summary, RunError> {
@@ -272,10 +272,12 @@ pub fn run(config: &Config, progress: &mut dyn FnMut(&Progress)) -> Result<Summa
         summary.classes = Some(classes.count());
         return Ok(summary);
     }
-    if config.solve.grade.is_some() {
+    if let Some(grade) = config.solve.grade {
         let mut text = GradeText::default();
-        return run_rows(config, &GRADE_COLUMNS, Some(options), progress, |w, row| {
-            w.write_row(&grade_values(row, &mut text))
+        let columns = write::grade_columns(&grade.band);
+        let n = columns.len();
+        return run_rows(config, &columns, Some(options), progress, |w, row| {
+            w.write_row(&grade_values(row, &mut text, &grade.band)[..n])
         });
     }
     let mut error = String::new();

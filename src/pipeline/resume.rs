@@ -137,7 +137,12 @@ fn grade_words(grade: &crate::pipeline::grade::GradeOptions) -> String {
     let time = grade.max_time.map_or("no --max-time-ms".to_string(), |t| {
         format!("--max-time-ms {}", t.as_millis())
     });
-    format!("--ruleset {ruleset}, {time}")
+    let band = grade.band.words();
+    if band.is_empty() {
+        format!("--ruleset {ruleset}, {time}")
+    } else {
+        format!("--ruleset {ruleset}, {time}, {band}")
+    }
 }
 
 impl RunOptions {

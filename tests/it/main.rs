@@ -8,6 +8,7 @@
 mod util;
 
 mod augment;
+mod band;
 mod bench;
 mod canon;
 mod differential;

@@ -10,7 +10,7 @@ use super::shard::ShardArgs;
 
 use sudoku_batch::generate::Symmetry;
 use sudoku_batch::logic::Ruleset;
-use sudoku_batch::pipeline::grade::GradeOptions;
+use sudoku_batch::pipeline::grade::{ErBand, GradeOptions, tenths};
 use sudoku_batch::pipeline::read::{Column, Format, Header, ReadOptions, Source, inputs};
 use sudoku_batch::pipeline::write::OutputFormat;
 use sudoku_batch::pipeline::{DEFAULT_BATCH, RunError};

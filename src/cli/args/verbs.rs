@@ -227,6 +227,7 @@ impl RatingArgs {
         GradeOptions {
             ruleset: self.ruleset,
             max_time: self.max_time_ms.map(std::time::Duration::from_millis),
+            band: ErBand::default(),
         }
     }
 }
@@ -249,6 +250,51 @@ impl ErBandArgs {
     pub fn any(&self) -> bool {
         self.min_er.is_some() || self.max_er.is_some()
     }
+
+    /// The band asked for, or why it is empty.
+    pub fn band(&self) -> Result<ErBand, String> {
+        checked_band(self.min_er, self.max_er)
+    }
+}
+
+/// The band of `grade`: how far to rate each puzzle.
+#[derive(Debug, Args)]
+pub struct GradeBandArgs {
+    /// Rate each puzzle only as far as needed to tell whether its ER is at least R (e.g. 9.0):
+    /// a rating stops as soon as it reaches R, or as soon as no technique rated below R
+    /// applies; its row then has no ratings and a `band` column saying `>= 9.0`. A puzzle
+    /// below R gets its full rating, and `< 9.0`. Much faster than full ratings for
+    /// filtering hard candidates; the answer is the one the full rating gives.
+    #[arg(long, value_name = "R", value_parser = parse_er)]
+    pub min_er: Option<u16>,
+
+    /// Rate each puzzle only as far as needed to tell whether its ER is at most R (e.g. 8.5):
+    /// a rating stops as soon as it is known to be above R (`band` says `> 8.5`, no ratings);
+    /// one rated at most R gets its full rating and `<= 8.5` (with --min-er too: `< 7.0` or
+    /// `7.0-8.5`).
+    #[arg(long, value_name = "R", value_parser = parse_er)]
+    pub max_er: Option<u16>,
+}
+
+impl GradeBandArgs {
+    /// The band asked for, or why it is empty.
+    pub fn band(&self) -> Result<ErBand, String> {
+        checked_band(self.min_er, self.max_er)
+    }
+}
+
+/// The band from `min` to `max`, or why it holds no rating.
+fn checked_band(min: Option<u16>, max: Option<u16>) -> Result<ErBand, String> {
+    if let (Some(min), Some(max)) = (min, max)
+        && min > max
+    {
+        return Err(format!(
+            "--min-er {} is more than --max-er {}",
+            tenths(min),
+            tenths(max)
+        ));
+    }
+    Ok(ErBand { min, max })
 }
 
 /// An ER from the command line, as tenths: `2.5` is 25.
@@ -275,6 +321,9 @@ pub struct GradeArgs {
 
     #[command(flatten)]
     pub rating: RatingArgs,
+
+    #[command(flatten)]
+    pub band: GradeBandArgs,
 
     #[command(flatten)]
     pub output: OutputArgs,

@@ -18,11 +18,11 @@ mod parquet;
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::grade::techniques;
+use super::grade::{ErBand, techniques};
 use super::read::RecordInput;
 use super::solve::Row;
 use crate::grid::Grid;
-use crate::logic::Rating;
+use crate::logic::{Bounded, Rating};
 
 use self::csv::CsvTable;
 pub use self::csv::CsvWriter;
@@ -86,6 +86,19 @@ pub const GRADE_COLUMNS: [Field; 11] = [
     Field::new("error", Kind::Text),
 ];
 
+/// The column `grade` adds after [`GRADE_COLUMNS`] with `--min-er`/`--max-er`: where each
+/// rating falls against the band ([`ErBand::label`](super::grade::ErBand::label)).
+pub const BAND_COLUMN: Field = Field::new("band", Kind::Category);
+
+/// The columns of `grade`'s results: [`GRADE_COLUMNS`], and [`BAND_COLUMN`] with a band.
+pub fn grade_columns(band: &ErBand) -> Vec<Field> {
+    let mut columns = GRADE_COLUMNS.to_vec();
+    if band.any() {
+        columns.push(BAND_COLUMN);
+    }
+    columns
+}
+
 /// The columns of the `--emit-solutions` file.
 pub const SOLUTION_COLUMNS: [Field; 3] = [
     Field::new("line", Kind::Number),
@@ -143,12 +156,20 @@ pub fn row_values<'a>(row: &'a Row, error: &'a mut String) -> [Value<'a>; 8] {
 pub struct GradeText {
     techniques: String,
     error: String,
+    band: String,
 }
 
-/// The [`GRADE_COLUMNS`] of a results row; the ratings are empty when the row was not rated.
-pub fn grade_values<'a>(row: &'a Row, text: &'a mut GradeText) -> [Value<'a>; 11] {
+/// The [`grade_columns`] of a results row for `band`: the first 11 are [`GRADE_COLUMNS`], the
+/// last [`BAND_COLUMN`] (to be written only with a band). The ratings are empty when the row
+/// was not rated, or its rating stopped at a bound (which `band` then says: `>= 9.0`).
+pub fn grade_values<'a>(row: &'a Row, text: &'a mut GradeText, band: &ErBand) -> [Value<'a>; 12] {
     text.error = row.error().unwrap_or_default();
-    let rating = row.rating.as_ref().and_then(|r| r.as_ref().ok());
+    let bounded = row.rating.as_ref().and_then(|r| r.as_ref().ok());
+    text.band = bounded
+        .filter(|_| band.any())
+        .map(|b| band.label(band.side(b)))
+        .unwrap_or_default();
+    let rating = bounded.and_then(Bounded::rating);
     text.techniques = rating.map(techniques).unwrap_or_default();
     let of = |f: fn(&Rating) -> Value<'a>| rating.map_or(Value::Empty, f);
     [
@@ -166,6 +187,7 @@ pub fn grade_values<'a>(row: &'a Row, text: &'a mut GradeText) -> [Value<'a>; 11
         Value::Text(&text.techniques),
         Value::Number(row.time_ns),
         Value::Text(&text.error),
+        Value::Text(&text.band),
     ]
 }
 
