@@ -12,6 +12,7 @@
 
 pub mod augment;
 pub mod canon;
+mod solved;
 pub mod transform;
 
 pub use transform::{Transform, TransformError};
