@@ -286,12 +286,14 @@ impl Canonicaliser {
                         best = value;
                         self.next.clear();
                     }
-                    let mut q = *p;
+                    // Changed where it lies in `next`: a copy changed byte by byte on the
+                    // stack and then moved whole stalls on the store forwarding.
+                    self.next.push(*p);
+                    let q = self.next.last_mut().expect("just pushed");
                     q.rows[k] = r as u8;
                     q.used |= 1 << r;
                     q.stacks = stacks;
                     q.columns = orders;
-                    self.next.push(q);
                 }
             }
             *row_pattern = best;

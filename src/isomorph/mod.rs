@@ -12,6 +12,7 @@
 
 pub mod augment;
 pub mod canon;
+pub mod key_hasher;
 mod solved;
 pub mod transform;
 

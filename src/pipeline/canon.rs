@@ -8,6 +8,7 @@ use super::read::RecordInput;
 use super::solve::Row;
 use super::write::{Field, Kind, Value};
 use crate::isomorph::canon::key;
+use crate::isomorph::key_hasher::KeyHashing;
 
 /// Whether the worker threads find each puzzle's canonical form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -52,7 +53,7 @@ pub fn canon_values(row: &Row) -> [Value<'_>; 6] {
 /// The distinct canonical forms seen: 16 bytes each (the form's [`key`]).
 #[derive(Debug, Default, Clone)]
 pub struct Classes {
-    keys: HashSet<u128>,
+    keys: HashSet<u128, KeyHashing>,
 }
 
 impl Classes {
