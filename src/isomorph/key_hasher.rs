@@ -1,7 +1,7 @@
-//! Hashing of canonical-form keys for the sets that count classes: a [`key`](super::canon::key)
-//! is already spread evenly over its 128 bits, so the hash tables take its own bits rather than
-//! running a general-purpose hash over them (the standard one, SipHash, took as long as a
-//! fifth of finding a 17-clue puzzle's form).
+//! Hashing of canonical-form keys for the maps that find isomorphs (`validate --isomorphs`,
+//! `--against`): a [`key`](super::canon::key) is already spread evenly over its 128 bits, so
+//! the hash tables take its own bits rather than running a general-purpose hash (SipHash, the
+//! standard one) over them.
 //!
 //! The keys are a fixed function of the forms, so someone who wants to could build a corpus
 //! whose keys crowd a few buckets; that makes such a run slower, never wrong.
@@ -32,7 +32,7 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// Builds [`KeyHasher`]s: the hasher of the sets and maps keyed by form keys.
+/// Builds [`KeyHasher`]s: the hasher of the maps keyed by form keys.
 pub type KeyHashing = BuildHasherDefault<KeyHasher>;
 
 #[cfg(test)]
