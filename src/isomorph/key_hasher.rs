@@ -50,9 +50,9 @@ mod tests {
         assert_ne!(hashing.hash_one([1u64, 2]), hashing.hash_one([2u64, 1]));
         let mut set = HashSet::with_hasher(KeyHashing::default());
         for k in 0..1000u128 {
-            set.insert(k << 64 | k * 7);
+            set.insert((k << 64) | (k * 7));
         }
         assert_eq!(set.len(), 1000);
-        assert!(set.contains(&(10u128 << 64 | 70)));
+        assert!(set.contains(&((10u128 << 64) | 70)));
     }
 }
