@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use crate::grid::Grid;
 use crate::isomorph::canon::{Canonicaliser, canonical, key};
+use crate::isomorph::key_hasher::KeyHashing;
 use crate::logic::Bounded;
 use crate::pipeline::grade::tenths;
 use crate::pipeline::read::{
@@ -155,7 +156,7 @@ impl Place {
 #[derive(Debug)]
 enum Seen {
     Exact(HashMap<Grid, Place>),
-    Isomorph(HashMap<[u64; 2], Place>),
+    Isomorph(HashMap<[u64; 2], Place, KeyHashing>),
 }
 
 /// A 128-bit key as two words.
@@ -172,7 +173,7 @@ pub struct Against {
     names: Vec<String>,
     /// The 128-bit [`key`] of each puzzle (exact) or canonical form (isomorph), with where it
     /// was first seen.
-    keys: HashMap<[u64; 2], Place>,
+    keys: HashMap<[u64; 2], Place, KeyHashing>,
 }
 
 impl Against {
@@ -184,7 +185,7 @@ impl Against {
         compare: Compare,
         pool: &rayon::ThreadPool,
     ) -> Result<Against, ReadError> {
-        let mut keys = HashMap::new();
+        let mut keys = HashMap::default();
         for (file, source) in sources.iter().enumerate() {
             let mut reader = Reader::open(source, read)?;
             let mut batch: Vec<Record> = Vec::new();
@@ -271,7 +272,7 @@ impl Checker {
         Checker {
             seen: compare.map(|c| match c {
                 Compare::Exact => Seen::Exact(HashMap::new()),
-                Compare::Isomorph => Seen::Isomorph(HashMap::new()),
+                Compare::Isomorph => Seen::Isomorph(HashMap::default()),
             }),
             ..self
         }

@@ -54,9 +54,12 @@
 //! are kept as sets (six orders per stack, six orders of the stacks) that each placed row
 //! narrows. When all nine rows are placed, the few survivors are expanded into whole
 //! transformations and their digits compared with the best so far, giving up on one at its
-//! first larger digit.
+//! first larger digit. A solved grid (full, without conflicts) takes a path of its own, where
+//! the digits prune from the first row on: its top row is always `123456789`, which fixes the
+//! labels for each order of the columns.
 
 use super::ORDERS_OF_3;
+use super::solved::{Placed, canonical_solved};
 use crate::grid::{CELLS, Grid};
 
 /// The transformations of the grid's cells (transposing, rows, columns): 2 * 1296 * 1296.
@@ -172,6 +175,8 @@ impl Views {
 pub struct Canonicaliser {
     now: Vec<Partial>,
     next: Vec<Partial>,
+    solved_now: Vec<Placed>,
+    solved_next: Vec<Placed>,
 }
 
 impl Canonicaliser {
@@ -190,12 +195,32 @@ impl Canonicaliser {
                 automorphisms: 1,
             };
         }
-        let pattern = self.smallest_pattern(&views);
-        let (cells, count) = self.smallest_digits(&views, &pattern);
+        if views.clues == CELLS && !puzzle.has_conflict() {
+            let (cells, automorphisms) =
+                canonical_solved(puzzle, &mut self.solved_now, &mut self.solved_next);
+            return Canonical {
+                grid: Grid::from_digits(cells),
+                automorphisms,
+            };
+        }
+        self.by_patterns(&views)
+    }
+
+    /// The canonical form by the search on patterns, which any grid with a clue can take.
+    fn by_patterns(&mut self, views: &Views) -> Canonical {
+        let pattern = self.smallest_pattern(views);
+        let (cells, count) = self.smallest_digits(views, &pattern);
         Canonical {
             grid: Grid::from_digits(cells),
-            automorphisms: count / fixing_clues(&views),
+            automorphisms: count / fixing_clues(views),
         }
+    }
+
+    /// The canonical form of a grid with a clue by the search on patterns, whatever its
+    /// clues: what the path for solved grids is tested against.
+    #[cfg(test)]
+    pub(super) fn canonical_by_patterns(&mut self, puzzle: &Grid) -> Canonical {
+        self.by_patterns(&Views::new(puzzle))
     }
 
     /// Places the rows one by one, keeping in `self.now` every partial transformation whose
@@ -261,12 +286,14 @@ impl Canonicaliser {
                         best = value;
                         self.next.clear();
                     }
-                    let mut q = *p;
+                    // Changed where it lies in `next`: a copy changed byte by byte on the
+                    // stack and then moved whole stalls on the store forwarding.
+                    self.next.push(*p);
+                    let q = self.next.last_mut().expect("just pushed");
                     q.rows[k] = r as u8;
                     q.used |= 1 << r;
                     q.stacks = stacks;
                     q.columns = orders;
-                    self.next.push(q);
                 }
             }
             *row_pattern = best;

@@ -12,6 +12,8 @@
 
 pub mod augment;
 pub mod canon;
+pub mod key_hasher;
+mod solved;
 pub mod transform;
 
 pub use transform::{Transform, TransformError};

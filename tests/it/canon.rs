@@ -1,8 +1,10 @@
 //! Canonical forms: ours against the reference tool's output stored in
 //! `tests/data/canon_reference.tsv` (puzzle, minlex form, automorphisms, made with Mladen
 //! Dobrichev's minlexing tool from samples of the five tdoku corpora, random isomorphs of them,
-//! sparse, symmetric, conflicting and solved grids), against a brute force over all
-//! transformations, and on random isomorphs.
+//! sparse, symmetric, conflicting and solved grids) and in `tests/data/canon_grids_reference.tsv`
+//! (solved grids only: solutions of the five corpora, random isomorphs of them, and two
+//! symmetric grids with isomorphs of each), against a brute force over all transformations,
+//! and on random isomorphs.
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -20,7 +22,11 @@ fn reference() -> &'static [(Grid, String, u32)] {
 }
 
 fn read_reference() -> Vec<(Grid, String, u32)> {
-    let text = std::fs::read_to_string(data("canon_reference.tsv")).unwrap();
+    read_rows("canon_reference.tsv")
+}
+
+fn read_rows(name: &str) -> Vec<(Grid, String, u32)> {
+    let text = std::fs::read_to_string(data(name)).unwrap();
     text.lines()
         .map(|line| {
             let fields: Vec<&str> = line.split('\t').collect();
@@ -50,6 +56,25 @@ fn forms_and_automorphisms_equal_the_reference_tool() {
             *automorphisms
         };
         assert_eq!(ours.automorphisms, expected, "automorphisms of {puzzle}");
+    }
+}
+
+#[test]
+fn solved_grids_get_the_reference_tools_forms_and_automorphisms() {
+    let rows = read_rows("canon_grids_reference.tsv");
+    assert_eq!(rows.len(), 68);
+    // Grids with 1, 3 and 54 automorphisms are among them.
+    let counts: HashSet<u32> = rows.iter().map(|row| row.2).collect();
+    assert_eq!(counts, HashSet::from([1, 3, 54]));
+    let mut canon = Canonicaliser::new();
+    for (grid, form, automorphisms) in &rows {
+        assert!(grid.is_full());
+        let ours = canon.canonical(grid);
+        assert_eq!(&ours.grid.to_string(), form, "form of {grid}");
+        assert_eq!(
+            ours.automorphisms, *automorphisms,
+            "automorphisms of {grid}"
+        );
     }
 }
 
