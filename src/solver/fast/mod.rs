@@ -132,6 +132,18 @@
 //! with at most three configurations more ([`KEEP_ORIENTATION`]): what search is left is small,
 //! and turning costs more than it saves.
 //!
+//! # Instruction sets
+//!
+//! The build targets the x86-64 baseline, so the binary runs on any x86-64 processor. The search
+//! (the root included) is also compiled for x86-64-v3 (AVX2, BMI1/2, LZCNT and POPCNT), where
+//! the bit operations it runs most (lowest set bit, clearing it, and-not, shifts by a variable)
+//! are one instruction each and the vector code takes the three-operand forms; a solver takes
+//! that copy when the processor has those features, checked once when it is made. Side by side
+//! on one Xeon it searched 3% to 7% faster than the baseline on the hard corpora and serg, about
+//! as fast on 17-clue (within 4% either way). A copy for AVX-512 was 7% to 15% slower than the
+//! baseline (the compiler copies the state in 64-byte registers there), so there is none. Every
+//! copy searches alike, guess for guess.
+//!
 //! # Files
 //!
 //! - `tables.rs`: the lookup tables built at compile time (row and column matchings,
@@ -140,6 +152,7 @@
 //! - `cross_digit.rs`: the costlier rules across digits: minirows, minicolumns, hidden pairs.
 //! - `orientation.rs`: the choice between the grid and its transpose, and the turning itself.
 //! - `search.rs`: the root (clues, fixpoint, orientation) and the search below it.
+//! - `level.rs`: the instruction set the search runs in, chosen at run time.
 //! - `grid_io.rs`: which cells of a grid hold clues, and the grid of a solved state.
 //! - `tests.rs`: the unit tests, vector paths checked against their scalar references.
 //!
@@ -149,6 +162,7 @@
 
 mod cross_digit;
 mod grid_io;
+mod level;
 mod orientation;
 mod search;
 mod state;
@@ -158,10 +172,13 @@ mod tests;
 
 use super::{Limits, Outcome, Solver};
 use crate::grid::Grid;
+use level::Level;
 
 /// Solver of the `fast` strategy (the default). See the module documentation.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct FastSolver {
+    /// The instruction set the search runs in, the processor's best that it has a copy for.
+    level: Level,
     /// What the current search has found so far.
     out: Outcome,
     /// Whether the current search runs on the transposed grid (see the module
@@ -181,9 +198,27 @@ pub struct FastSolver {
 }
 
 impl FastSolver {
-    /// A new solver.
+    /// A new solver, for the instruction set of the processor it runs on.
     pub fn new() -> Self {
-        Self::default()
+        Self::at(Level::detect())
+    }
+
+    /// A new solver whose search runs in the copy for `level`, which the processor must have.
+    fn at(level: Level) -> Self {
+        FastSolver {
+            level,
+            out: Outcome::default(),
+            transposed: false,
+            every_grid: false,
+            thorough: false,
+            failures: 0,
+        }
+    }
+}
+
+impl Default for FastSolver {
+    fn default() -> Self {
+        Self::new()
     }
 }
 

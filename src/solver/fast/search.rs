@@ -4,6 +4,7 @@
 
 use super::FastSolver;
 use super::grid_io::clue_mask;
+use super::level::Level;
 use super::orientation::transpose;
 use super::state::{NO_PICK, State};
 use super::tables::{BAND, BAND_UNIT_CELLS, CELL_UNITS, MATCHINGS, PERM_EDGES, row_graph};
@@ -67,7 +68,16 @@ impl FastSolver {
     /// it. Taking the state by value instead makes every branch copy it twice, once into its
     /// local and once more into the argument; copying it for the last alternative too would
     /// be a copy nothing reads.
-    fn search(&mut self, state: &mut State, limits: Limits, on_solution: &mut dyn FnMut(&Grid)) {
+    ///
+    /// Inlined into each level's copy ([`FastSolver::descend`]), whose recursion goes through
+    /// that copy again: `V3` says which ([`Level::V3`] or the baseline).
+    #[inline(always)]
+    fn search<const V3: bool>(
+        &mut self,
+        state: &mut State,
+        limits: Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) {
         let pairs = if self.thorough {
             state.propagate::<true, false>()
         } else {
@@ -106,10 +116,11 @@ impl FastSolver {
             while perms != 0 {
                 let cells = PERM_EDGES[perms.trailing_zeros() as usize].1;
                 perms &= perms - 1;
-                let go_on = self.alternative(state, perms == 0, limits, on_solution, |next| {
-                    next.cand[i] &= cells;
-                    next.dirty |= 1 << i;
-                });
+                let go_on =
+                    self.alternative::<V3>(state, perms == 0, limits, on_solution, |next| {
+                        next.cand[i] &= cells;
+                        next.dirty |= 1 << i;
+                    });
                 if !go_on {
                     return;
                 }
@@ -125,7 +136,7 @@ impl FastSolver {
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            let go_on = self.alternative(state, digits == 0, limits, on_solution, |next| {
+            let go_on = self.alternative::<V3>(state, digits == 0, limits, on_solution, |next| {
                 next.assign(d, b, bit, all & !(1 << d));
             });
             if !go_on {
@@ -139,6 +150,35 @@ impl FastSolver {
     ///
     /// [`Solver::solve_with`]: crate::solver::Solver::solve_with
     pub(super) fn run(
+        &mut self,
+        puzzle: &Grid,
+        limits: Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if self.level == Level::V3 {
+            // SAFETY: the solver's level is `V3` only when `Level::detect` found every
+            // feature `run_v3` is compiled for.
+            return unsafe { self.run_v3(puzzle, limits, on_solution) };
+        }
+        self.run_level::<false>(puzzle, limits, on_solution)
+    }
+
+    /// [`FastSolver::run`] for [`Level::V3`]; only for a processor that has its features.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,fma,movbe")]
+    fn run_v3(
+        &mut self,
+        puzzle: &Grid,
+        limits: Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome {
+        self.run_level::<true>(puzzle, limits, on_solution)
+    }
+
+    /// [`FastSolver::run`] in the copy for the level `V3` says (see [`FastSolver::search`]).
+    #[inline(always)]
+    fn run_level<const V3: bool>(
         &mut self,
         puzzle: &Grid,
         limits: Limits,
@@ -223,7 +263,7 @@ impl FastSolver {
                 state = state.transposed();
                 self.transposed = true;
             }
-            self.search(&mut state, limits, on_solution);
+            self.descend::<V3>(&mut state, limits, on_solution);
         }
         self.out
     }
@@ -232,7 +272,7 @@ impl FastSolver {
     /// searched, unless the search may not try it ([`FastSolver::may_try`]), when it returns
     /// false. The `last` alternative takes the state itself, which nothing reads afterwards.
     #[inline(always)]
-    fn alternative(
+    fn alternative<const V3: bool>(
         &mut self,
         state: &mut State,
         last: bool,
@@ -251,8 +291,44 @@ impl FastSolver {
             &mut copy
         };
         choose(next);
-        self.search(next, limits, on_solution);
+        self.descend::<V3>(next, limits, on_solution);
         true
+    }
+
+    /// [`FastSolver::search`] in the copy compiled for the level `V3` says.
+    #[inline(always)]
+    fn descend<const V3: bool>(
+        &mut self,
+        state: &mut State,
+        limits: Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if V3 {
+            // SAFETY: `V3` is true only below `run_v3`, which runs only when
+            // `Level::detect` found every feature `search_v3` is compiled for.
+            unsafe { self.search_v3(state, limits, on_solution) };
+            return;
+        }
+        self.search_base(state, limits, on_solution);
+    }
+
+    /// [`FastSolver::search`] for the baseline.
+    #[inline(never)]
+    fn search_base(
+        &mut self,
+        state: &mut State,
+        limits: Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) {
+        self.search::<false>(state, limits, on_solution);
+    }
+
+    /// [`FastSolver::search`] for [`Level::V3`]; only for a processor that has its features.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,fma,movbe")]
+    fn search_v3(&mut self, state: &mut State, limits: Limits, on_solution: &mut dyn FnMut(&Grid)) {
+        self.search::<true>(state, limits, on_solution);
     }
 
     /// Whether the search may try the next alternative of a branch: not once enough solutions

@@ -525,3 +525,41 @@ fn band_peers_are_row_and_box() {
         assert_eq!(peers.count_ones(), 14, "cell {i}");
     }
 }
+
+#[test]
+fn every_level_the_processor_has_searches_as_the_baseline() {
+    // The copies of the search compiled for newer instruction sets must find the same
+    // solutions, in the same order, with the same guesses, as the baseline's; and `new` must
+    // pick the processor's best level. Generated puzzles of every kind, some turned.
+    use super::level::Level;
+    use crate::generate::{Kind, Rng, mixed_puzzle};
+    let best = Level::detect();
+    assert_eq!(FastSolver::new().level, best);
+    let levels: &[Level] = match best {
+        Level::Base => &[],
+        Level::V3 => &[Level::V3],
+    };
+    let mut rng = Rng::new(29);
+    let mut maker = FastSolver::new();
+    let mut base = FastSolver::at(Level::Base);
+    let kinds = [Kind::Minimal, Kind::Multiple, Kind::Unsolvable];
+    let mut guesses = 0;
+    for i in 0..300 {
+        let puzzle = mixed_puzzle(&mut rng, kinds[i % 3], &mut maker);
+        for limit in [1, 2, 20] {
+            let limits = Limits::count_to(limit);
+            let mut want = Vec::new();
+            let expected = base.solve_with(&puzzle, limits, &mut |g| want.push(*g));
+            guesses += expected.guesses;
+            for &level in levels {
+                let mut seen = Vec::new();
+                let mut s = FastSolver::at(level);
+                let out = s.solve_with(&puzzle, limits, &mut |g| seen.push(*g));
+                assert_eq!(out, expected, "{level:?}: {puzzle} to {limit}");
+                assert_eq!(seen, want, "{level:?}: {puzzle} to {limit}");
+            }
+        }
+    }
+    // Searches deep enough to reach every rule and both kinds of branch.
+    assert!(guesses > 3000, "only {guesses} guesses");
+}
