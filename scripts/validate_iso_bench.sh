@@ -55,8 +55,8 @@ for n in "${classes[@]}"; do
     copies=$(( (records + have - 1) / have ))
     "$ours" augment -q -q -j 2 --copies "$copies" --seed 46 "$work/classes.txt" -o "$work/aug.csv"
     # The puzzle column, cut to RECORDS rows, shuffled (a fixed seed for shuf).
-    awk -F, 'NR > 1 && length($3) == 81 {print $3}' "$work/aug.csv" | head -n "$records" \
-        | shuf --random-source=<(yes 46) > "$work/corpus.txt"
+    awk -F, -v n="$records" 'NR > 1 && length($3) == 81 && kept < n {print $3; kept++}' \
+        "$work/aug.csv" | shuf --random-source=<(yes 46) > "$work/corpus.txt"
     rm "$work/aug.csv"
     rows=$(wc -l < "$work/corpus.txt")
     : > "$work/canon"; : > "$work/iso"; : > "$work/exact"
