@@ -4,10 +4,11 @@
 #
 #   scripts/filter_bench.sh [CORPORA]        (default ../shared/corpora/tdoku)
 #
-# Candidate sets: an even sample of the forum's hardest 1106 list (N_1106, default 75), of its
-# 11+ list (N_11, default 40), and `generate --count N_GEN --seed 9` (default 2000), the kind
+# Candidate sets: an even sample of the forum's hardest 1106 list (N_1106, default 30), of its
+# 11+ list (N_11, default 16), and `generate --count N_GEN --seed 9` (default 2000), the kind
 # of set a hunter rates. Settings from the environment: LIMITS (default "9.0 10.0"), ROUNDS
-# (default 3), OUT (work directory, default target/filter_bench).
+# (default 3), OUT (work directory, default target/filter_bench), BIN (a built sudoku-batch to
+# time; default: the release build, built first).
 #
 # Each round runs, for every set, back to back: `grade -j 1` (the full rating; first in odd
 # rounds, last in even ones) and `grade -j 1 --min-er X` for each limit (the early stop), each
@@ -26,16 +27,19 @@ corpora=${1:-${CORPORA:-../shared/corpora/tdoku}}
 limits=${LIMITS:-"9.0 10.0"}
 rounds=${ROUNDS:-3}
 out=${OUT:-target/filter_bench}
-n1106=${N_1106:-75}
-n11=${N_11:-40}
+n1106=${N_1106:-30}
+n11=${N_11:-16}
 ngen=${N_GEN:-2000}
 
 die() { echo "filter_bench: $*" >&2; exit 2; }
 [ -d "$corpora" ] || die "$corpora: no such directory (give the tdoku corpora's directory)"
 command -v python3 >/dev/null || die "python3 not found"
 
-cargo build --release --quiet
-bin=target/release/sudoku-batch
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+    cargo build --release --quiet
+    bin=target/release/sudoku-batch
+fi
 mkdir -p "$out"
 
 # An even sample of N puzzles of a corpus (comment lines skipped).
