@@ -1,7 +1,7 @@
 //! The "plus" level of dynamic chains: when a search stalls, pointing, claiming, hidden and
 //! naked pairs and X-Wings on the search's own grid (the first rule that finds any), then at
-//! levels 2 and 3 nested chains, supply more removals, each resting on the candidates the
-//! search removed that the rule needed gone.
+//! levels 2 and 3 nested chains, and at level 4 nested dynamic chains, supply more removals,
+//! each resting on the candidates the search removed that the rule needed gone.
 
 use super::super::super::board::{
     Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of, digits_of,
@@ -58,14 +58,23 @@ impl Multiple {
             return;
         }
         let mut hints = std::mem::take(&mut self.nested_hints);
-        if level >= 2 {
+        if level >= 4 {
+            // Level 4: dynamic forcing chains (of nesting level `level - 4`) on the search's
+            // grid, in place of forcing and multiple forcing chains.
+            let inner = self.inner.get_or_insert_with(Default::default);
+            if !inner.collect_dynamic(base, g, level - 4, &mut hints, budget) {
+                self.aborted = true;
+            }
+            self.add_nested(&hints);
+        }
+        if (2..4).contains(&level) {
             let unary = self.unary.get_or_insert_with(Default::default);
             if !unary.collect(base, g, &mut hints, budget) {
                 self.aborted = true;
             }
             self.add_nested(&hints);
         }
-        if level >= 3 && self.advanced.is_empty() && !self.aborted {
+        if level == 3 && self.advanced.is_empty() && !self.aborted {
             let inner = self.inner.get_or_insert_with(Default::default);
             if !inner.collect_static(base, g, &mut hints, budget) {
                 self.aborted = true;
