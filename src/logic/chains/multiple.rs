@@ -182,10 +182,12 @@ pub(crate) struct Multiple {
     cached: Vec<(u32, u16)>,
     cache_stamp: u32,
     next_slot: usize,
-    /// The nested chains' removals found on each stalled grid during one search: different
-    /// assumptions often stall on the same grid, and what the nested chains find there
-    /// depends only on it (and on the step's grid, fixed during the search).
-    nested_cache: HashMap<[u128; 9], NestedRemovals>,
+    /// The nested chains' removals found on each stalled grid, by rule (see
+    /// `advanced_potentials`), while the step's grid stays `cache_base`: different
+    /// assumptions, and the searches of several levels, often stall on the same grid, and
+    /// what a nested rule finds there depends only on it and on the step's grid.
+    nested_cache: HashMap<([u128; 9], u8), NestedRemovals>,
+    cache_base: Option<Box<Board>>,
     /// When set, the search is nested in an outer dynamic search whose grid started as this
     /// board: every hint found is kept in `collected` as a nested hint instead of the best.
     collect_base: Option<Box<Board>>,
@@ -202,7 +204,7 @@ struct NestedRemovals {
 }
 
 /// Grids kept in the nested cache at most, so that memory stays bounded on long searches.
-const NESTED_CACHE_MAX: usize = 4096;
+const NESTED_CACHE_MAX: usize = 16384;
 
 /// Slots: one per value of the cell being searched, one for the "off" assumption, and the
 /// rest for the other places of a digit in a unit.
@@ -234,6 +236,7 @@ impl Default for Multiple {
             cache_stamp: 0,
             next_slot: SLOTS,
             nested_cache: HashMap::new(),
+            cache_base: None,
             collect_base: None,
             collected: Vec::new(),
         }
@@ -293,7 +296,10 @@ impl Multiple {
             self.cache_stamp = 1;
         }
         self.next_slot = SLOTS;
-        self.nested_cache.clear();
+        if self.cache_base.as_deref() != Some(b) {
+            self.nested_cache.clear();
+            self.cache_base = Some(Box::new(*b));
+        }
         for c in cells_of(b.empty) {
             let card = b.cell[c].count_ones();
             if card > 2 || (card > 1 && kind.dynamic()) {
