@@ -140,10 +140,8 @@ impl Multiple {
                     (ps, cause)
                 }
             };
-            if is_on(p) {
-                if let Some(cause) = cause {
-                    rule_parents(outer, g, p, cause, parents);
-                }
+            if let Some(cause) = cause.filter(|_| is_on(p)) {
+                rule_parents(outer, g, p, cause, parents);
             }
             self.stack.extend_from_slice(ps);
         }
