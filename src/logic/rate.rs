@@ -49,6 +49,8 @@ enum Rung {
     DynamicPlus,
     Nested2,
     Nested3,
+    /// Dynamic chains nesting dynamic chains of the given level (10.5).
+    Nested4(u8),
 }
 
 /// Sudoku Explainer 1.2.1's ladder, in its producer order.
@@ -131,6 +133,10 @@ const SUKAKU: &[Rung] = &[
     Rung::DynamicPlus,
     Rung::Nested2,
     Rung::Nested3,
+    Rung::Nested4(0),
+    Rung::Nested4(1),
+    Rung::Nested4(2),
+    Rung::Nested4(3),
 ];
 
 /// The easiest rating, in tenths, of any hint `rung` finds: its technique's base rating (longer
@@ -173,6 +179,7 @@ fn floor(rung: Rung) -> u16 {
         Rung::DynamicPlus => 90,
         Rung::Nested2 => 95,
         Rung::Nested3 => 100,
+        Rung::Nested4(_) => 105,
     }
 }
 
@@ -233,6 +240,7 @@ fn find(
         Rung::DynamicPlus => s.multiple.find(b, Kind::Dynamic(1), budget)?,
         Rung::Nested2 => s.multiple.find(b, Kind::Dynamic(2), budget)?,
         Rung::Nested3 => s.multiple.find(b, Kind::Dynamic(3), budget)?,
+        Rung::Nested4(n) => s.multiple.find(b, Kind::Dynamic(4 + n), budget)?,
     })
 }
 

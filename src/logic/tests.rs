@@ -288,3 +288,24 @@ fn serate_sample_keeps_its_agreement() {
         "ER {er}, EP {ep}, ED {ed} of {n}: {differ:?}"
     );
 }
+
+#[test]
+#[ignore = "seconds per puzzle in release, minutes in debug: run with --release -- --ignored"]
+fn serate_hard_gets_serates_ratings() {
+    // Puzzles of ER 10-11.4 rated by serate (see the fixture's README), the deepest levels
+    // of its ladder included (dynamic chains nested in dynamic chains, 10.5 and up).
+    let text = include_str!("../../tests/data/logic/serate_hard.csv");
+    let tenths = |s: &str| (s.parse::<f64>().unwrap() * 10.0).round() as u16;
+    let mut g = Grader::new();
+    let mut differ = Vec::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let p: Grid = f[0].parse().unwrap();
+        let r = g.grade(&p, &Budget::default()).unwrap();
+        let want = (tenths(f[1]), tenths(f[2]), tenths(f[3]));
+        if (r.er, r.ep, r.ed) != want {
+            differ.push(format!("{p} serate {want:?} ours {:?}", (r.er, r.ep, r.ed)));
+        }
+    }
+    assert!(differ.is_empty(), "{differ:?}");
+}

@@ -17,6 +17,7 @@
 //! hints and measures their complexity, and `plus` supplies the removals a stalled dynamic
 //! search asks for (the "plus" rules, then nested chains).
 
+mod collect;
 mod hints;
 mod plus;
 
@@ -35,7 +36,9 @@ pub(crate) enum Kind {
     Nishio,
     /// Cell and region chains on a fixed grid (8.0).
     Multiple,
-    /// All dynamic chains (8.5), at a nesting level: 0 plain, 1 "plus" (9.0).
+    /// All dynamic chains (8.5), at a nesting level: 0 plain, 1 "plus" (9.0), 2 nesting
+    /// forcing chains (9.5), 3 nesting multiple forcing chains (10.0), and 4 + n nesting
+    /// dynamic chains of level n (10.5).
     Dynamic(u8),
 }
 
@@ -45,7 +48,7 @@ impl Kind {
             Kind::Nishio => 7.5,
             Kind::Multiple => 8.0,
             Kind::Dynamic(0) => 8.5,
-            Kind::Dynamic(l) => 8.5 + 0.5 * l as f64,
+            Kind::Dynamic(l) => 8.5 + 0.5 * l.min(4) as f64,
         }
     }
     fn dynamic(self) -> bool {
@@ -73,6 +76,11 @@ struct Slot {
     clash: Option<(u16, u32, u16)>,
     /// And the stored opposite's key.
     clash_with: u16,
+    /// Why the clashing potential is on, when it is (see `cause`).
+    clash_cause: u8,
+    /// Per "on" key found from an "off" one: why it is on, `CAUSE_CELL` (the cell's last
+    /// candidate) or the index of the unit in `CELL_UNITS` (the digit's last place there).
+    cause: Vec<u8>,
     /// Per key: the nested chain it came from (an index in `nested`), or `NO_NEST`.
     nest: Vec<u16>,
     /// The nested chains used: (fingerprint, complexity).
@@ -81,6 +89,9 @@ struct Slot {
 
 /// No nested chain.
 const NO_NEST: u16 = u16::MAX;
+
+/// The cause of an "on" potential that is its cell's last candidate.
+const CAUSE_CELL: u8 = 3;
 
 impl Slot {
     fn new() -> Slot {
@@ -94,6 +105,8 @@ impl Slot {
             off_list: Vec::new(),
             clash: None,
             clash_with: 0,
+            clash_cause: CAUSE_CELL,
+            cause: vec![CAUSE_CELL; KEYS],
             nest: vec![NO_NEST; KEYS],
             nested: Vec::new(),
         }
@@ -109,6 +122,7 @@ impl Slot {
         self.on_list.clear();
         self.off_list.clear();
         self.clash = None;
+        self.clash_cause = CAUSE_CELL;
         self.nested.clear();
     }
 
@@ -168,10 +182,16 @@ pub(crate) struct Multiple {
     cached: Vec<(u32, u16)>,
     cache_stamp: u32,
     next_slot: usize,
-    /// The nested chains' removals found on each stalled grid during one search: different
-    /// assumptions often stall on the same grid, and what the nested chains find there
-    /// depends only on it (and on the step's grid, fixed during the search).
-    nested_cache: HashMap<[u128; 9], NestedRemovals>,
+    /// The nested chains' removals found on each stalled grid, by rule (see
+    /// `advanced_potentials`), while the step's grid stays `cache_base`: different
+    /// assumptions, and the searches of several levels, often stall on the same grid, and
+    /// what a nested rule finds there depends only on it and on the step's grid.
+    nested_cache: HashMap<([u128; 9], u8), NestedRemovals>,
+    cache_base: Option<Box<Board>>,
+    /// When set, the search is nested in an outer dynamic search whose grid started as this
+    /// board: every hint found is kept in `collected` as a nested hint instead of the best.
+    collect_base: Option<Box<Board>>,
+    collected: Vec<NestedHint>,
 }
 
 /// The removals nested chains make on one grid, as `advanced_potentials` leaves them.
@@ -184,7 +204,7 @@ struct NestedRemovals {
 }
 
 /// Grids kept in the nested cache at most, so that memory stays bounded on long searches.
-const NESTED_CACHE_MAX: usize = 4096;
+const NESTED_CACHE_MAX: usize = 16384;
 
 /// Slots: one per value of the cell being searched, one for the "off" assumption, and the
 /// rest for the other places of a digit in a unit.
@@ -216,6 +236,9 @@ impl Default for Multiple {
             cache_stamp: 0,
             next_slot: SLOTS,
             nested_cache: HashMap::new(),
+            cache_base: None,
+            collect_base: None,
+            collected: Vec::new(),
         }
     }
 }
@@ -231,6 +254,41 @@ impl Multiple {
         kind: Kind,
         budget: &Budget,
     ) -> Result<Option<Hint>, GradeError> {
+        let mut best = Best::none();
+        self.search(b, kind, &mut best, budget)?;
+        Ok(best.hint)
+    }
+
+    /// Every dynamic chain of nesting `level` on grid `g`, as nested hints for an outer
+    /// dynamic search whose grid started as `base`, sorted and deduplicated (Sudoku
+    /// Explainer's dynamic forcing chains nested at level 4). False when the budget ran out.
+    pub fn collect_dynamic(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        level: u8,
+        out: &mut Vec<NestedHint>,
+        budget: &Budget,
+    ) -> bool {
+        self.collect_base = Some(Box::new(*base));
+        self.collected.clear();
+        let mut best = Best::none();
+        let ok = self
+            .search(g, Kind::Dynamic(level), &mut best, budget)
+            .is_ok();
+        self.collect_base = None;
+        std::mem::swap(out, &mut self.collected);
+        super::nested::sort_and_dedup(out);
+        ok
+    }
+
+    fn search(
+        &mut self,
+        b: &Board,
+        kind: Kind,
+        best: &mut Best,
+        budget: &Budget,
+    ) -> Result<(), GradeError> {
         self.aborted = false;
         self.cache_stamp = self.cache_stamp.wrapping_add(1);
         if self.cache_stamp == 0 {
@@ -238,19 +296,21 @@ impl Multiple {
             self.cache_stamp = 1;
         }
         self.next_slot = SLOTS;
-        self.nested_cache.clear();
-        let mut best = Best::none();
+        if self.cache_base.as_deref() != Some(b) {
+            self.nested_cache.clear();
+            self.cache_base = Some(Box::new(*b));
+        }
         for c in cells_of(b.empty) {
             let card = b.cell[c].count_ones();
             if card > 2 || (card > 1 && kind.dynamic()) {
-                self.cell_hints(b, c, kind, &mut best, budget)?;
+                self.cell_hints(b, c, kind, best, budget)?;
             }
         }
         if self.aborted {
             // A search cut short may have offered a hint it would not have found.
             return Err(GradeError::Aborted);
         }
-        Ok(best.hint)
+        Ok(())
     }
 
     /// The slot holding the chain from `source`: for chains on a fixed grid, made once per
@@ -382,6 +442,7 @@ impl Multiple {
     fn off_to_on_dynamic(&mut self, base: &Board, g: &Board, s: usize, p: usize, y: bool) -> bool {
         let (c, d) = (cell_of(p), digit_of(p));
         let mut found = [(0u16, 0u32, 0u16); 4];
+        let mut causes = [CAUSE_CELL; 4];
         let mut n = 0;
         self.parents.clear();
         if y && g.cell[c].count_ones() == 2 {
@@ -398,7 +459,7 @@ impl Multiple {
             );
             n += 1;
         }
-        for &u in &CELL_UNITS[c] {
+        for (t, &u) in CELL_UNITS[c].iter().enumerate() {
             let mask = UNIT_MASK[u as usize];
             let rest = g.digit[d] & mask & !bit(c);
             if rest.count_ones() != 1 {
@@ -414,9 +475,10 @@ impl Multiple {
                 self.parents.push(key(x, d, false) as u16);
             }
             found[n] = (k, start, (self.parents.len() as u32 - start) as u16);
+            causes[n] = t as u8;
             n += 1;
         }
-        for &(k, start, len) in &found[..n] {
+        for (&(k, start, len), &cause) in found[..n].iter().zip(&causes) {
             let k = k as usize;
             let parents = &self.parents[start as usize..(start + len as u32) as usize];
             let slot = &mut self.slots[s];
@@ -425,9 +487,11 @@ impl Multiple {
                 slot.pool.extend_from_slice(parents);
                 slot.clash = Some((k as u16, pstart, len));
                 slot.clash_with = conjugate(k) as u16;
+                slot.clash_cause = cause;
                 return true;
             } else if !slot.has(k) {
                 slot.insert(k, parents);
+                slot.cause[k] = cause;
                 self.queue_on.push(k as u16);
             }
         }

@@ -9,11 +9,12 @@ use super::super::nested::{
 };
 use super::super::unary::Best;
 use super::super::{SortKey, cell_of, conjugate, digit_of, is_on, key};
+use super::collect::Targets;
 use super::{Kind, Multiple, NO_NEST, OFF_SLOT, REGION_SLOT, Slot};
 use crate::logic::{Budget, GradeError};
 
 impl Multiple {
-    fn offer(&self, best: &mut Best, key: SortKey, make: impl FnOnce() -> Hint) {
+    pub(super) fn offer(&self, best: &mut Best, key: SortKey, make: impl FnOnce() -> Hint) {
         if best.beaten_by(&key) {
             let h = make();
             if h.is_worth() {
@@ -77,7 +78,7 @@ impl Multiple {
             if contradiction && self.slots[vi].clash.is_some() {
                 let cx = self.clash_complexity(vi);
                 let k = SortKey::new(base, cx, 7);
-                self.offer(best, k, || {
+                self.emit(b, best, k, Targets::Clash(vi), || {
                     let mut h = Hint::new(t_contra, k.diff);
                     h.elim[v] = bit(c);
                     h.cells = bit(c);
@@ -90,7 +91,9 @@ impl Multiple {
                 if contradiction && self.slots[OFF_SLOT].clash.is_some() {
                     let cx = self.clash_complexity(OFF_SLOT);
                     let k = SortKey::new(base, cx, 7);
-                    self.offer(best, k, || place_hint(b, t_contra, k.diff, c, v));
+                    self.emit(b, best, k, Targets::Clash(OFF_SLOT), || {
+                        place_hint(b, t_contra, k.diff, c, v)
+                    });
                 }
             }
             if double {
@@ -99,7 +102,8 @@ impl Multiple {
                     if self.slots[OFF_SLOT].has(q) {
                         let cx = self.count(&[vi, OFF_SLOT], q);
                         let k = SortKey::new(base, cx, 1);
-                        self.offer(best, k, || {
+                        let t = Targets::Common(&[vi, OFF_SLOT], q, None);
+                        self.emit(b, best, k, t, || {
                             place_hint(b, t_double, k.diff, cell_of(q), digit_of(q))
                         });
                     }
@@ -109,7 +113,8 @@ impl Multiple {
                     if self.slots[OFF_SLOT].has(q) {
                         let cx = self.count(&[vi, OFF_SLOT], q);
                         let k = SortKey::new(base, cx, 1);
-                        self.offer(best, k, || remove_hint(t_double, k.diff, q));
+                        let t = Targets::Common(&[vi, OFF_SLOT], q, None);
+                        self.emit(b, best, k, t, || remove_hint(t_double, k.diff, q));
                     }
                 }
             }
@@ -137,7 +142,8 @@ impl Multiple {
                     if value_slots[1..].iter().all(|&s| self.slots[s].has(q)) {
                         let cx = self.count(value_slots, q);
                         let k = SortKey::new(base, cx, 5);
-                        self.offer(best, k, || {
+                        let t = Targets::Common(value_slots, q, Some(Cause::Cell));
+                        self.emit(b, best, k, t, || {
                             let mut h = if is_on(q) {
                                 place_hint(b, t_cell, k.diff, cell_of(q), digit_of(q))
                             } else {
@@ -167,7 +173,8 @@ impl Multiple {
         budget: &Budget,
     ) -> Result<(), GradeError> {
         let base = kind.base();
-        for &u in &CELL_UNITS[c] {
+        for (unit, &u) in CELL_UNITS[c].iter().enumerate() {
+            let unit = unit as u8;
             let places = b.digit[v] & UNIT_MASK[u as usize];
             let card = places.count_ones();
             // Each unit is searched once, from its first place of the digit.
@@ -201,7 +208,8 @@ impl Multiple {
                     if slots[1..].iter().all(|&s| self.slots[s].has(q)) {
                         let cx = self.count(slots, q);
                         let k = SortKey::new(base, cx, 6);
-                        self.offer(best, k, || {
+                        let t = Targets::Common(slots, q, Some(Cause::Unit(unit)));
+                        self.emit(b, best, k, t, || {
                             let mut h = if is_on(q) {
                                 place_hint(b, tech, k.diff, cell_of(q), digit_of(q))
                             } else {

@@ -1,7 +1,7 @@
 //! The "plus" level of dynamic chains: when a search stalls, pointing, claiming, hidden and
 //! naked pairs and X-Wings on the search's own grid (the first rule that finds any), then at
-//! levels 2 and 3 nested chains, supply more removals, each resting on the candidates the
-//! search removed that the rule needed gone.
+//! levels 2 and 3 nested chains, and at level 4 nested dynamic chains, supply more removals,
+//! each resting on the candidates the search removed that the rule needed gone.
 
 use super::super::super::board::{
     Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of, digits_of,
@@ -49,40 +49,60 @@ impl Multiple {
             }
         }
         // Level 2: forcing chains and cycles on the search's grid; level 3: multiple forcing
-        // chains too. All of a rule's hints count, each resting on what it needed removed.
-        if let Some(kept) = self.nested_cache.get(&g.digit) {
-            self.advanced.clone_from(&kept.list);
-            self.advanced_pool.clone_from(&kept.pool);
-            self.advanced_nest.clone_from(&kept.nest);
-            self.advanced_nested.clone_from(&kept.nested);
-            return;
-        }
-        let mut hints = std::mem::take(&mut self.nested_hints);
-        if level >= 2 {
-            let unary = self.unary.get_or_insert_with(Default::default);
-            if !unary.collect(base, g, &mut hints, budget) {
-                self.aborted = true;
+        // chains too when those find nothing; level 4: dynamic forcing chains (of nesting
+        // level `level - 4`). All of a rule's hints count, each resting on what it needed
+        // removed. What a rule finds on a grid depends only on it and on the step's grid, so
+        // it is kept for every search of the step (levels 2 and 3 share forcing chains).
+        let rules: &[u8] = match level {
+            0 | 1 => &[],
+            2 => &[2],
+            3 => &[2, 3],
+            l => &[l],
+        };
+        for &rule in rules {
+            if let Some(kept) = self.nested_cache.get(&(g.digit, rule)) {
+                self.advanced.clone_from(&kept.list);
+                self.advanced_pool.clone_from(&kept.pool);
+                self.advanced_nest.clone_from(&kept.nest);
+                self.advanced_nested.clone_from(&kept.nested);
+            } else {
+                let mut hints = std::mem::take(&mut self.nested_hints);
+                let done = match rule {
+                    2 => {
+                        let unary = self.unary.get_or_insert_with(Default::default);
+                        unary.collect(base, g, &mut hints, budget)
+                    }
+                    3 => {
+                        let inner = self.inner.get_or_insert_with(Default::default);
+                        inner.collect_static(base, g, &mut hints, budget)
+                    }
+                    l => {
+                        let inner = self.inner.get_or_insert_with(Default::default);
+                        inner.collect_dynamic(base, g, l - 4, &mut hints, budget)
+                    }
+                };
+                if !done {
+                    self.aborted = true;
+                    self.nested_hints = hints;
+                    return;
+                }
+                self.add_nested(&hints);
+                self.nested_hints = hints;
+                if self.nested_cache.len() < NESTED_CACHE_MAX {
+                    self.nested_cache.insert(
+                        (g.digit, rule),
+                        NestedRemovals {
+                            list: self.advanced.clone(),
+                            pool: self.advanced_pool.clone(),
+                            nest: self.advanced_nest.clone(),
+                            nested: self.advanced_nested.clone(),
+                        },
+                    );
+                }
             }
-            self.add_nested(&hints);
-        }
-        if level >= 3 && self.advanced.is_empty() && !self.aborted {
-            let inner = self.inner.get_or_insert_with(Default::default);
-            if !inner.collect_static(base, g, &mut hints, budget) {
-                self.aborted = true;
+            if !self.advanced.is_empty() {
+                return;
             }
-            self.add_nested(&hints);
-        }
-        self.nested_hints = hints;
-        if !self.aborted && self.nested_cache.len() < NESTED_CACHE_MAX {
-            self.nested_cache.insert(
-                g.digit,
-                NestedRemovals {
-                    list: self.advanced.clone(),
-                    pool: self.advanced_pool.clone(),
-                    nest: self.advanced_nest.clone(),
-                    nested: self.advanced_nested.clone(),
-                },
-            );
         }
     }
 
