@@ -310,7 +310,9 @@ fn validate_fails_the_puzzles_outside_an_er_band() {
 #[test]
 fn validate_says_not_rated_in_problem_only() {
     // ER 9.0 puzzles take far more than a millisecond to rate: `error` stays `solve`'s (empty
-    // for a puzzle), `problem` says why the band could not be checked.
+    // for a puzzle), `problem` says why the band could not be checked. The band reaches above
+    // them, so that their whole rating is needed (a bound alone would stop at the first step
+    // rated 2.0).
     let hard: Vec<_> = serate_sample()
         .into_iter()
         .filter(|s| s[1] == "9.0")
@@ -323,6 +325,8 @@ fn validate_says_not_rated_in_problem_only() {
             "-q",
             "--min-er",
             "2.0",
+            "--max-er",
+            "9.5",
             "--max-time-ms",
             "1",
             "-",
