@@ -264,27 +264,21 @@ fn make_chunk(pool: &rayon::ThreadPool, indices: std::ops::Range<u64>, make: &Ma
         indices
             .into_par_iter()
             .map_init(
-                // The grid comes from the first solution a search finds, which depends on the
-                // strategy: pin it so a seed gives the same puzzles in every version.
-                // Minimising only counts solutions, so any strategy gives the same result.
+                // Minimising only asks about solutions, so any strategy gives the same puzzle.
                 || {
                     let grader = make
                         .band
                         .is_some()
                         .then(|| Grader::with_ruleset(make.rating.ruleset));
-                    (
-                        Strategy::Singles.solver(),
-                        Strategy::default().solver(),
-                        grader,
-                    )
+                    (Strategy::default().solver(), grader)
                 },
-                |(filler, counter, grader), i| {
+                |(counter, grader), i| {
                     if stopped() {
                         return Made::Stopped;
                     }
                     let mut rng = puzzle_rng(make.seed, i);
                     if make.solved {
-                        return Made::Line(random_solution(&mut rng, &mut **filler).to_string());
+                        return Made::Line(random_solution(&mut rng).to_string());
                     }
                     let made = match (&make.band, grader) {
                         (Some(band), Some(grader)) => {
@@ -296,14 +290,13 @@ fn make_chunk(pool: &rayon::ThreadPool, indices: std::ops::Range<u64>, make: &Ma
                                 &mut rng,
                                 make.spec,
                                 band.clone(),
-                                &mut **filler,
                                 &mut **counter,
                                 grader,
                                 &budget,
                             )
                             .map(|(p, _)| p)
                         }
-                        _ => puzzle(&mut rng, make.spec, &mut **filler, &mut **counter),
+                        _ => puzzle(&mut rng, make.spec, &mut **counter),
                     };
                     match made {
                         Some(p) => Made::Line(p.to_string()),

@@ -186,6 +186,9 @@ impl FastSolver {
                 state.cand[i] = (state.unsolved[b] & not_cols & !taken) | given[i];
             }
         }
+        if let Some((cell, digit)) = self.exclude.filter(|&(_, d)| (1..=9).contains(&d)) {
+            state.cand[(digit as usize - 1) * 3 + cell / 27] &= !(1 << (cell % 27));
+        }
         self.transposed = false;
         // The cheap rules first, alone: a band they leave settled (a single configuration per
         // digit) makes the puzzle one searched the lighter way (see the `fast` module
