@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::time::Instant;
 
-use sudoku_batch::generate::{Spec, puzzle, puzzle_rng};
+use sudoku_batch::generate::{Spec, puzzle, puzzle_rng, random_solution};
 use sudoku_batch::grid::{CELLS, Grid};
 use sudoku_batch::{Limits, Strategy};
 
@@ -23,6 +23,13 @@ fn ours(count: usize, seed: u64) -> Vec<Grid> {
             let mut rng = puzzle_rng(seed, i);
             puzzle(&mut rng, &spec, &mut *counter).expect("the default spec fits")
         })
+        .collect()
+}
+
+/// The solution grids alone, as `ours` makes them.
+fn our_grids(count: usize, seed: u64) -> Vec<Grid> {
+    (0..count as u64)
+        .map(|i| random_solution(&mut puzzle_rng(seed, i)))
         .collect()
 }
 
@@ -86,13 +93,35 @@ fn summary(name: &str, puzzles: &[Grid]) {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // `--only ours|crate|grids`: time that alone, for a profiler; no checks.
+    let only = args.iter().position(|a| a == "--only").map(|i| {
+        let what = args.get(i + 1).cloned().unwrap_or_default();
+        args.drain(i..(i + 2).min(args.len()));
+        what
+    });
+    let args: Vec<usize> = args
+        .iter()
         .map(|a| a.parse().expect("COUNT and ROUNDS are numbers"))
         .collect();
     let count = args.first().copied().unwrap_or(3000);
     let rounds = args.get(1).copied().unwrap_or(11);
-    let (mut ours_ms, mut theirs_ms) = (Vec::new(), Vec::new());
+    if let Some(what) = only {
+        let t = Instant::now();
+        for round in 0..rounds {
+            match what.as_str() {
+                "ours" => drop(ours(count, round as u64)),
+                "crate" => drop(theirs(count)),
+                _ => drop(our_grids(count, round as u64)),
+            }
+        }
+        println!(
+            "{what}: {:.1} ms a round",
+            t.elapsed().as_secs_f64() * 1e3 / rounds as f64
+        );
+        return;
+    }
+    let (mut ours_ms, mut theirs_ms, mut grids_ms) = (Vec::new(), Vec::new(), Vec::new());
     let (mut our_all, mut their_all) = (Vec::new(), Vec::new());
     for round in 0..rounds {
         let t = Instant::now();
@@ -101,17 +130,21 @@ fn main() {
         let t = Instant::now();
         let c = theirs(count);
         theirs_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        drop(our_grids(count, round as u64));
+        grids_ms.push(t.elapsed().as_secs_f64() * 1e3);
         if round < 3 {
             our_all.extend(o);
             their_all.extend(c);
         }
     }
-    let ratios: Vec<f64> = ours_ms.iter().zip(&theirs_ms).map(|(o, t)| t / o).collect();
+    let mut ratios: Vec<f64> = ours_ms.iter().zip(&theirs_ms).map(|(o, t)| t / o).collect();
     let (o, t) = (median(&mut ours_ms), median(&mut theirs_ms));
-    let mut ratios = ratios;
     println!(
-        "{count} puzzles x {rounds} rounds: ours {o:.1} ms, crate {t:.1} ms (medians); crate/ours \
-         {:.2}x (ratio of medians), {:.2}x (median of per-round ratios)",
+        "{count} puzzles x {rounds} rounds: ours {o:.1} ms (its grids alone {:.1} ms), crate \
+         {t:.1} ms (medians); crate/ours {:.2}x (ratio of medians), {:.2}x (median of per-round \
+         ratios)",
+        median(&mut grids_ms),
         t / o,
         median(&mut ratios)
     );

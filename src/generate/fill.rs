@@ -34,6 +34,21 @@ const UNITS: [Board; 27] = {
     units
 };
 
+/// The units of each cell, bit `u` for unit `u` of [`UNITS`].
+const CELL_UNITS: [u32; CELLS] = {
+    let mut units = [0; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (r, c) = (cell / 9, cell % 9);
+        units[cell] = 1 << r | 1 << (9 + c) | 1 << (18 + r / 3 * 3 + c / 3);
+        cell += 1;
+    }
+    units
+};
+
+/// Every unit, as bits of [`CELL_UNITS`].
+const ALL_UNITS: u32 = (1 << 27) - 1;
+
 /// Each cell's 20 peers as a board, the cell itself included.
 const PEER_BOARDS: [Board; CELLS] = {
     let mut boards = [0; CELLS];
@@ -59,6 +74,11 @@ struct State {
     placed: [Board; 9],
     /// Empty cells.
     empty: Board,
+    /// The units where digit `d + 1` stands.
+    placed_units: [u32; 9],
+    /// Digits whose candidates changed since their last look for hidden singles (bit `d` for
+    /// digit `d + 1`): the others cannot have one that was not placed then.
+    changed: u16,
 }
 
 impl State {
@@ -68,11 +88,14 @@ impl State {
     fn place(&mut self, d: usize, cell: Board) {
         let i = cell.trailing_zeros() as usize;
         self.placed[d] |= cell;
+        self.placed_units[d] |= CELL_UNITS[i];
         self.empty &= !cell;
-        for c in &mut self.cand {
+        for (e, c) in self.cand.iter_mut().enumerate() {
+            self.changed |= u16::from(*c & cell != 0) << e;
             *c &= !cell;
         }
         self.cand[d] &= !PEER_BOARDS[i];
+        self.changed |= 1 << d;
     }
 
     /// Naked and hidden singles until neither applies; false on a contradiction (an empty
@@ -99,12 +122,19 @@ impl State {
                 self.place(d, cell);
                 changed = true;
             }
-            for d in 0..9 {
-                for unit in UNITS {
-                    if self.placed[d] & unit != 0 {
+            let mut digits = std::mem::take(&mut self.changed);
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                let mut units = !self.placed_units[d] & ALL_UNITS;
+                while units != 0 {
+                    let u = units.trailing_zeros() as usize;
+                    units &= units - 1;
+                    // A hidden single placed earlier in this loop may stand in this unit.
+                    if self.placed_units[d] >> u & 1 != 0 {
                         continue;
                     }
-                    let here = self.cand[d] & unit;
+                    let here = self.cand[d] & UNITS[u];
                     if here == 0 {
                         return false;
                     }
@@ -186,6 +216,8 @@ pub fn first_solution(grid: &Grid) -> Option<Grid> {
         cand: [ALL_CELLS; 9],
         placed: [0; 9],
         empty: ALL_CELLS,
+        placed_units: [0; 9],
+        changed: 0x1FF,
     };
     for (i, &v) in grid.cells().iter().enumerate() {
         if v != 0 {

@@ -6,13 +6,13 @@
 //! Everything here is driven by [`Rng`], a small SplitMix64 generator of our own, so the same
 //! seed gives the same puzzles on every platform and every version of our dependencies.
 
-use std::sync::atomic::Ordering;
-
 use crate::grid::{CELLS, Grid, PEERS, box_of};
-use crate::logic::{Budget, GradeError, Grader, Rating};
 use crate::solver::{Limits, Solver};
 
 mod fill;
+mod search;
+
+pub use search::{neighbour, rated_around, rated_puzzle};
 
 /// A seeded SplitMix64 random number generator: fast, tiny and stable across versions.
 #[derive(Debug, Clone)]
@@ -94,19 +94,29 @@ pub fn relabel(grid: &Grid, labels: &[u8; 9]) -> Grid {
 
 /// A minimal puzzle with exactly one solution, `solution`: starts from the full grid and
 /// removes clues in random order, keeping each clue whose removal would allow a second solution.
+pub fn minimal_puzzle(rng: &mut Rng, solution: &Grid, solver: &mut dyn Solver) -> Grid {
+    minimise(rng, solution, solver)
+}
+
+/// `puzzle` (which has exactly one solution) made minimal: its clues are tried in random order
+/// (a shuffle of all 81 cells, blanks skipped) and each one whose removal would allow a second
+/// solution is kept.
 ///
 /// Whether it would is asked of `solver` as [`Solver::solves_otherwise`] (one search for a
 /// solution with another digit in the cell, not a count to two), and not asked at all when the
 /// clues left force the digit back at once: its row, column and box hold the eight other
 /// digits, or a unit of the cell has no other blank cell where the digit may go.
-pub fn minimal_puzzle(rng: &mut Rng, solution: &Grid, solver: &mut dyn Solver) -> Grid {
+pub fn minimise(rng: &mut Rng, puzzle: &Grid, solver: &mut dyn Solver) -> Grid {
     let mut order: [u8; CELLS] = std::array::from_fn(|i| i as u8);
     rng.shuffle(&mut order);
-    let mut puzzle = *solution;
+    let mut puzzle = *puzzle;
     let mut units = Units::of(&puzzle);
     for cell in order {
         let cell = cell as usize;
         let digit = puzzle.get(cell);
+        if digit == 0 {
+            continue;
+        }
         puzzle.set(cell, 0);
         units.toggle(cell, digit);
         if !units.forces(&puzzle, cell, digit) && solver.solves_otherwise(&puzzle, cell, digit) {
@@ -306,40 +316,6 @@ pub fn puzzle(rng: &mut Rng, spec: &Spec, counter: &mut dyn Solver) -> Option<Gr
     None
 }
 
-/// A puzzle to `spec` whose rating on the Sudoku Explainer scale lies in `band` (ER in tenths,
-/// both ends included): drawn as [`puzzle`] draws, each draw rated by `grader` within
-/// `budget`, up to `spec.attempts` draws in all. A draw the grader cannot rate within the
-/// budget counts as outside the band. `None` when no draw fits, or once the budget's stop
-/// flag is set.
-pub fn rated_puzzle(
-    rng: &mut Rng,
-    spec: &Spec,
-    band: std::ops::RangeInclusive<u16>,
-    counter: &mut dyn Solver,
-    grader: &mut Grader,
-    budget: &dyn Fn() -> Budget<'static>,
-) -> Option<(Grid, Rating)> {
-    let one = Spec {
-        attempts: 1,
-        ..*spec
-    };
-    for _ in 0..spec.attempts.max(1) {
-        let Some(p) = puzzle(rng, &one, counter) else {
-            continue;
-        };
-        let budget = budget();
-        match grader.grade(&p, &budget) {
-            Ok(rating) if band.contains(&rating.er) => return Some((p, rating)),
-            // Stopped: no point in drawing on.
-            Err(GradeError::Aborted) if budget.stop.is_some_and(|s| s.load(Ordering::Relaxed)) => {
-                return None;
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// The kinds of record [`mixed_puzzle`] makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -422,6 +398,37 @@ mod tests {
         let b = mixed_puzzle(&mut Rng::new(7), Kind::Minimal, &mut *s);
         assert_eq!(a, b);
         assert_ne!(a, mixed_puzzle(&mut Rng::new(8), Kind::Minimal, &mut *s));
+    }
+
+    /// The generator's question, asked of the `fast` strategy in one search and of `singles`
+    /// by the trait's default, must be the count to two's answer for every clue of a minimal
+    /// puzzle and of that puzzle with a few clues put back.
+    #[test]
+    fn solves_otherwise_agrees_with_counting_to_two() {
+        let mut fast = Strategy::Fast.solver();
+        let mut singles = Strategy::Singles.solver();
+        let mut rng = Rng::new(12);
+        let (mut kept, mut freed) = (0, 0);
+        for _ in 0..12 {
+            let solution = random_solution(&mut rng);
+            let minimal = minimal_puzzle(&mut rng, &solution, &mut *fast);
+            let mut fuller = minimal;
+            for _ in 0..4 {
+                let c = rng.below(CELLS);
+                fuller.set(c, solution.get(c));
+            }
+            for p in [minimal, fuller] {
+                for c in (0..CELLS).filter(|&c| p.get(c) != 0) {
+                    let mut q = p;
+                    q.set(c, 0);
+                    let two = fast.solve(&q, Limits::count_to(2)).solutions == 2;
+                    assert_eq!(fast.solves_otherwise(&p, c, p.get(c)), two, "{p} r{c}");
+                    assert_eq!(singles.solves_otherwise(&q, c, p.get(c)), two, "{p} r{c}");
+                    if two { kept += 1 } else { freed += 1 }
+                }
+            }
+        }
+        assert!(kept > 100 && freed > 10, "{kept} {freed}");
     }
 
     #[test]
