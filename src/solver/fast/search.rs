@@ -199,7 +199,10 @@ impl FastSolver {
         if ok {
             ok = state.propagate::<false, false>().is_some();
             let bands = if ok { state.settled_bands() } else { 0 };
-            if bands != 0 {
+            // A generator's question (a solution with a digit struck from a cell, of a puzzle
+            // that is unique with that digit) is searched the lighter way too: such puzzles
+            // are easy, and the root's costlier passes cost more than they save.
+            if bands != 0 || (ok && self.exclude.is_some()) {
                 settled = true;
                 // The keys the branch reads: a band not settled must not look settled.
                 state.band_key = std::array::from_fn(|b| match bands >> b & 1 {
