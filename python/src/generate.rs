@@ -133,17 +133,13 @@ pub fn generate(
         py,
         threads,
         count,
-        // The command line's pair: the grid is the first solution `singles` finds, so a seed
-        // gives the same puzzles in every version; minimising only counts solutions.
+        // As the command line does: minimising only asks about solutions, so any strategy
+        // gives the same puzzle.
         || {
             let grader = band.map(|_| Grader::with_ruleset(ruleset));
-            (
-                Strategy::Singles.solver(),
-                Strategy::default().solver(),
-                grader,
-            )
+            (Strategy::default().solver(), grader)
         },
-        |(filler, counter, grader), range, stop| {
+        |(counter, grader), range, stop| {
             let mut made: Vec<Option<Grid>> = Vec::with_capacity(range.len());
             for i in range {
                 if stop.is_set() {
@@ -151,7 +147,7 @@ pub fn generate(
                 }
                 let mut rng = puzzle_rng(seed, i as u64);
                 made.push(match (solved, band, grader.as_mut()) {
-                    (true, ..) => Some(random_solution(&mut rng, &mut **filler)),
+                    (true, ..) => Some(random_solution(&mut rng)),
                     (false, Some((min, max)), Some(grader)) => {
                         let budget = || Budget {
                             deadline: max_time.map(|t| std::time::Instant::now() + t),
@@ -161,14 +157,13 @@ pub fn generate(
                             &mut rng,
                             &spec,
                             min..=max,
-                            &mut **filler,
                             &mut **counter,
                             grader,
                             &budget,
                         )
                         .map(|(p, _)| p)
                     }
-                    _ => puzzle(&mut rng, &spec, &mut **filler, &mut **counter),
+                    _ => puzzle(&mut rng, &spec, &mut **counter),
                 });
             }
             made

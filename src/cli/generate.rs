@@ -13,14 +13,15 @@ use super::progress::{self, Bar};
 use super::{Exit, stop_on_signal, to_stderr};
 use crate::cli::args::GenerateArgs;
 use sudoku_batch::generate::{
-    MIN_UNIQUE_CLUES, Spec, puzzle, puzzle_rng, random_solution, rated_puzzle,
+    MIN_UNIQUE_CLUES, Spec, puzzle, puzzle_rng, random_solution, rated_around, rated_puzzle,
 };
-use sudoku_batch::grid::CELLS;
+use sudoku_batch::grid::{CELLS, Grid};
 use sudoku_batch::logic::{Budget, Grader};
 use sudoku_batch::pipeline::grade::{GradeOptions, tenths};
-use sudoku_batch::pipeline::output::{Opened, Outputs, Plan, write_err};
+use sudoku_batch::pipeline::output::{Opened, Outputs, Plan, Read, write_err};
+use sudoku_batch::pipeline::read::Source;
 use sudoku_batch::pipeline::{Output, Progress, RunError, thread_pool};
-use sudoku_batch::solver::{Stop, Strategy};
+use sudoku_batch::solver::{Limits, Stop, Strategy};
 
 /// The puzzle spec the arguments ask for, or why it cannot be met.
 fn spec(args: &GenerateArgs) -> Result<Spec, String> {
@@ -63,6 +64,42 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
 /// Puzzles made per parallel chunk; output is written chunk by chunk, in order.
 const CHUNK: u64 = 256;
 
+/// Puzzles made per parallel chunk with --around, where each takes long.
+const AROUND_CHUNK: u64 = 16;
+
+/// With --around, neighbours found in a row that repeat a seed or an earlier puzzle after which
+/// the run gives up (the neighbourhood is spent).
+const REPEATS: u64 = 1000;
+
+/// The seed puzzles of `--around FILE`: one a line, blank lines and `#` lines skipped, each
+/// with exactly one solution; anything else stops the run with the line and the reason.
+fn seeds(path: &std::path::Path) -> Result<Vec<Grid>, RunError> {
+    let usage = |message: String| RunError::Usage {
+        path: path.display().to_string(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| usage(e.to_string()))?;
+    let mut solver = Strategy::default().solver();
+    let mut seeds = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |what: String| usage(format!("line {}: {what}", n + 1));
+        let grid: Grid = line.parse().map_err(|e| at(format!("not a puzzle: {e}")))?;
+        match solver.solve(&grid, Limits::count_to(2)).solutions {
+            1 => seeds.push(grid),
+            0 => return Err(at("the puzzle has no solution".into())),
+            _ => return Err(at("the puzzle has more than one solution".into())),
+        }
+    }
+    if seeds.is_empty() {
+        return Err(usage("holds no puzzle to search around".into()));
+    }
+    Ok(seeds)
+}
+
 /// What a worker made for one puzzle index.
 enum Made {
     /// The puzzle (or grid), as its line without the newline.
@@ -100,8 +137,16 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     let output = Output::from_arg(args.output.output.as_deref());
     let name = output.display_name();
     refuse_other_formats(&output)?;
+    let around = args.around.as_ref().map(|p| Source::Path(p.clone()));
+    let seeds = args.around.as_deref().map(seeds).transpose()?;
     let plan = Plan {
-        reads: Vec::new(),
+        reads: around
+            .iter()
+            .map(|source| Read {
+                source,
+                what: "the --around file",
+            })
+            .collect(),
         results: output,
         solutions: None,
         record: false,
@@ -117,10 +162,19 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     // whole lines are written; the second exits at once.
     let stop = stop_on_signal(args.output.output.as_deref());
     let stopped = || stop.is_some_and(Stop::is_set);
-    // The next index to write.
+    // The next index to write, and the puzzles written. With --around an index may give a
+    // repeat, which is not written: indices go on until the count is written.
     let mut next = indices.start;
-    'chunks: while next < indices.end && !stopped() {
-        let end = (next + CHUNK).min(indices.end);
+    let wanted = indices.end - indices.start;
+    let mut written = 0;
+    let mut seen: std::collections::HashSet<String> =
+        seeds.iter().flatten().map(Grid::to_string).collect();
+    let mut repeats = 0;
+    'chunks: while written < wanted && !stopped() {
+        let end = match seeds {
+            Some(_) => next + AROUND_CHUNK.min(wanted - written),
+            None => (next + CHUNK).min(indices.end),
+        };
         let make = Make {
             seed,
             solved,
@@ -131,6 +185,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                 .then(|| args.er.min_er.unwrap_or(0)..=args.er.max_er.unwrap_or(u16::MAX)),
             rating: args.rating.options(),
             stop,
+            seeds: seeds.as_deref(),
         };
         let made = make_chunk(&pool, next..end, &make);
         for (i, made) in (next..).zip(made) {
@@ -148,6 +203,15 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                         (Some(min), None) => format!("at least {min}"),
                         (None, _) => format!("at most {}", spec.max_clues),
                     };
+                    if seeds.is_some() {
+                        eprintln!(
+                            "sudoku-batch: error: puzzle {}: none of {} neighbours tried was \
+                             rated in the band; widen --min-er/--max-er or raise --attempts",
+                            written + 1,
+                            spec.attempts,
+                        );
+                        return Ok(Exit::Error);
+                    }
                     let wanted = if args.er.any() {
                         let er = |r: Option<u16>, or: &str| r.map_or(or.into(), tenths);
                         format!(
@@ -174,11 +238,29 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                     return Ok(Exit::Error);
                 }
             };
-            writeln!(out.get()?, "{line}").map_err(write_err(&name))?;
             next = i + 1;
+            if seeds.is_some() && !seen.insert(line.clone()) {
+                repeats += 1;
+                if repeats >= REPEATS {
+                    out.get()?.flush().map_err(write_err(&name))?;
+                    bar.finish();
+                    eprintln!(
+                        "sudoku-batch: error: after {written} new puzzles, the last {REPEATS} \
+                         neighbours found were all seeds or puzzles written before; add seeds \
+                         or widen --min-er/--max-er"
+                    );
+                    return Ok(Exit::Error);
+                }
+                continue;
+            }
+            repeats = 0;
+            writeln!(out.get()?, "{line}").map_err(write_err(&name))?;
+            written += 1;
+            if written == wanted {
+                break;
+            }
         }
         out.get()?.flush().map_err(write_err(&name))?;
-        let written = next - indices.start;
         bar.update(&Progress {
             records: written,
             bytes_read: written,
@@ -188,8 +270,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     }
     out.get()?.flush().map_err(write_err(&name))?;
     bar.finish();
-    let interrupted = next < indices.end;
-    let written = next - indices.start;
+    let interrupted = written < wanted;
     if args.output.summary() {
         let noun = if solved {
             ("grid", "grids")
@@ -254,6 +335,8 @@ struct Make<'a> {
     band: Option<RangeInclusive<u16>>,
     rating: GradeOptions,
     stop: Option<Stop>,
+    /// The puzzles to search around (--around), if any.
+    seeds: Option<&'a [Grid]>,
 }
 
 /// Makes the puzzles of `indices` in parallel, in order. Once `stop` is set, indices not yet
@@ -264,46 +347,47 @@ fn make_chunk(pool: &rayon::ThreadPool, indices: std::ops::Range<u64>, make: &Ma
         indices
             .into_par_iter()
             .map_init(
-                // The grid comes from the first solution a search finds, which depends on the
-                // strategy: pin it so a seed gives the same puzzles in every version.
-                // Minimising only counts solutions, so any strategy gives the same result.
+                // Minimising only asks about solutions, so any strategy gives the same puzzle.
                 || {
                     let grader = make
                         .band
                         .is_some()
                         .then(|| Grader::with_ruleset(make.rating.ruleset));
-                    (
-                        Strategy::Singles.solver(),
-                        Strategy::default().solver(),
-                        grader,
-                    )
+                    (Strategy::default().solver(), grader)
                 },
-                |(filler, counter, grader), i| {
+                |(counter, grader), i| {
                     if stopped() {
                         return Made::Stopped;
                     }
                     let mut rng = puzzle_rng(make.seed, i);
                     if make.solved {
-                        return Made::Line(random_solution(&mut rng, &mut **filler).to_string());
+                        return Made::Line(random_solution(&mut rng).to_string());
                     }
+                    let budget = || Budget {
+                        deadline: make.rating.max_time.map(|t| Instant::now() + t),
+                        stop: make.stop.map(Stop::flag),
+                    };
                     let made = match (&make.band, grader) {
-                        (Some(band), Some(grader)) => {
-                            let budget = || Budget {
-                                deadline: make.rating.max_time.map(|t| Instant::now() + t),
-                                stop: make.stop.map(Stop::flag),
-                            };
-                            rated_puzzle(
-                                &mut rng,
-                                make.spec,
-                                band.clone(),
-                                &mut **filler,
-                                &mut **counter,
-                                grader,
-                                &budget,
-                            )
-                            .map(|(p, _)| p)
-                        }
-                        _ => puzzle(&mut rng, make.spec, &mut **filler, &mut **counter),
+                        (Some(band), Some(grader)) if make.seeds.is_some() => rated_around(
+                            &mut rng,
+                            make.seeds.unwrap_or_default(),
+                            band.clone(),
+                            make.spec.attempts,
+                            &mut **counter,
+                            grader,
+                            &budget,
+                        )
+                        .map(|(p, _)| p),
+                        (Some(band), Some(grader)) => rated_puzzle(
+                            &mut rng,
+                            make.spec,
+                            band.clone(),
+                            &mut **counter,
+                            grader,
+                            &budget,
+                        )
+                        .map(|(p, _)| p),
+                        _ => puzzle(&mut rng, make.spec, &mut **counter),
                     };
                     match made {
                         Some(p) => Made::Line(p.to_string()),

@@ -9,18 +9,9 @@ use crate::grid::CELLS;
 /// Random minimal puzzles from the crate's generator.
 pub(crate) fn generated(seed: u64, n: usize) -> Vec<Grid> {
     let mut rng = Rng::new(seed);
-    let mut filler = FastSolver::new();
     let mut counter = FastSolver::new();
     (0..n)
-        .map(|_| {
-            generate::puzzle(
-                &mut rng,
-                &generate::Spec::default(),
-                &mut filler,
-                &mut counter,
-            )
-            .unwrap()
-        })
+        .map(|_| generate::puzzle(&mut rng, &generate::Spec::default(), &mut counter).unwrap())
         .collect()
 }
 

@@ -170,6 +170,21 @@ pub trait Solver: Send {
     fn solve(&mut self, puzzle: &Grid, limits: Limits) -> Outcome {
         self.solve_with(puzzle, limits, &mut |_| {})
     }
+
+    /// Whether `puzzle` has a solution whose `cell` holds another digit than `digit` (`cell`
+    /// is read as blank whatever `puzzle` holds there). When `puzzle` with `digit` in `cell`
+    /// has exactly one solution, this tells whether blanking the cell allows a second one:
+    /// the question a generator asks of every clue it tries to remove, answered by a search
+    /// for one solution of a more constrained puzzle rather than for two. This default tries
+    /// each other digit the cell's peers allow; a strategy may answer in one search.
+    fn solves_otherwise(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> bool {
+        let mut other = *puzzle;
+        other.set(cell, 0);
+        (1..=9).filter(|&d| d != digit).any(|d| {
+            other.set(cell, d);
+            self.solve(&other, Limits::count_to(1)).solutions > 0
+        })
+    }
 }
 
 /// The selectable solver strategies.

@@ -57,7 +57,8 @@ Interrupted (Ctrl-C), it stops at once and prints nothing.";
 pub const GENERATE_EXIT_CODES: &str = "\
 Exit codes:
   0    every puzzle was written
-  2    usage or I/O error, or no draw met --min-clues/--max-clues within --attempts
+  2    usage or I/O error, or no draw met --min-clues/--max-clues (or no puzzle rated in the
+       --min-er/--max-er band) within --attempts
   130  interrupted (Ctrl-C or SIGTERM); every line written so far is a whole puzzle";
 
 /// Exit codes of `augment`.
@@ -149,6 +150,15 @@ pub enum Command {
     /// symmetric clue pattern, a clue count within bounds, or complete grids (--solved). The
     /// summary on stderr gives the count written and the rate. Ctrl-C or SIGTERM stops between
     /// puzzles: the lines written are whole and a prefix of the full output, then exit 130.
+    ///
+    /// With --min-er/--max-er the puzzles spread over the band: each puzzle draws a target ER
+    /// uniformly from the band's tenths (from --min-er to 1.0 above it without --max-er) and
+    /// must rate from the target to 0.4 above it. A search starts from a random minimal
+    /// puzzle and moves to a neighbour (a few clues changed, made minimal again) whenever that
+    /// is no farther from the target, starting afresh after 40 steps without such a move.
+    /// Ratings the search cannot reach within --attempts (ER values minimal puzzles seldom
+    /// take) give the puzzle rated closest to the target within the band. Above ER 9 the
+    /// search is slow; --around searches next to known hard puzzles instead.
     #[command(after_help = GENERATE_EXIT_CODES)]
     Generate(GenerateArgs),
     /// Prove a corpus sound: every record a puzzle with exactly one solution.

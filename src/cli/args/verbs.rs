@@ -79,13 +79,26 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N")]
     pub max_clues: Option<usize>,
 
-    /// Draws per puzzle for --min-clues/--max-clues and --min-er/--max-er. When no draw fits,
-    /// the puzzles made so far are written and the run stops with an error (exit 2). Most
-    /// minimal puzzles rate below 4.5 and few above 7, so a hard band needs many draws. With
-    /// --max-time-ms the puzzles of a band can depend on the machine's speed; without it a
-    /// seed gives the same puzzles everywhere.
+    /// Draws per puzzle for --min-clues/--max-clues, rated puzzles per puzzle for
+    /// --min-er/--max-er, neighbours per puzzle for --around. When none fits, the puzzles made
+    /// so far are written and the run stops with an error (exit 2). With --max-time-ms the
+    /// puzzles of a band can depend on the machine's speed; without it a seed gives the same
+    /// puzzles everywhere.
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     pub attempts: u64,
+
+    /// Find new puzzles next to the puzzles in FILE (hard ones, say) instead of drawing fresh
+    /// ones: each puzzle written is a neighbour of a seed drawn at random (one or two clues
+    /// taken away, one or two digits put in, clues added back until the solution is unique,
+    /// then made minimal) rated within --min-er/--max-er, up to --attempts neighbours tried
+    /// per puzzle. Every puzzle written is minimal, has one solution, and is neither a seed nor
+    /// written before. FILE holds one puzzle a line (81 characters, `.` or `0` for a blank);
+    /// blank lines and lines starting with `#` are skipped; each puzzle must have exactly one
+    /// solution. Needs --min-er. Rating ER 10 and up takes seconds a puzzle: give
+    /// --max-time-ms (a neighbour not rated within it is passed over).
+    #[arg(long, value_name = "FILE", requires = "min_er")]
+    #[arg(conflicts_with_all = ["solved", "symmetry", "min_clues", "max_clues", "shard"])]
+    pub around: Option<std::path::PathBuf>,
 
     /// Write complete, valid solution grids instead of puzzles.
     #[arg(long, conflicts_with_all = ["symmetry", "min_clues", "max_clues", "min_er", "max_er"])]

@@ -195,6 +195,9 @@ pub struct FastSolver {
     ///
     /// [`SETTLED_FAILURES`]: search::SETTLED_FAILURES
     failures: u32,
+    /// A (cell, digit) struck from the candidates at the root of the next search: see
+    /// [`Solver::solves_otherwise`].
+    exclude: Option<(usize, u8)>,
 }
 
 impl FastSolver {
@@ -212,6 +215,7 @@ impl FastSolver {
             every_grid: false,
             thorough: false,
             failures: 0,
+            exclude: None,
         }
     }
 }
@@ -236,5 +240,19 @@ impl Solver for FastSolver {
     fn solve(&mut self, puzzle: &Grid, limits: Limits) -> Outcome {
         self.every_grid = false;
         self.run(puzzle, limits, &mut |_| {})
+    }
+
+    /// One search for one solution, with `digit` struck from `cell`'s candidates at the root.
+    fn solves_otherwise(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> bool {
+        let mut blanked = *puzzle;
+        blanked.set(cell, 0);
+        self.every_grid = false;
+        self.exclude = Some((cell, digit));
+        let found = self
+            .run(&blanked, Limits::count_to(1), &mut |_| {})
+            .solutions
+            > 0;
+        self.exclude = None;
+        found
     }
 }

@@ -226,6 +226,9 @@ impl FastSolver {
                 state.cand[i] = (state.unsolved[b] & not_cols & !taken) | given[i];
             }
         }
+        if let Some((cell, digit)) = self.exclude.filter(|&(_, d)| (1..=9).contains(&d)) {
+            state.cand[(digit as usize - 1) * 3 + cell / 27] &= !(1 << (cell % 27));
+        }
         self.transposed = false;
         // The cheap rules first, alone: a band they leave settled (a single configuration per
         // digit) makes the puzzle one searched the lighter way (see the `fast` module
@@ -236,7 +239,10 @@ impl FastSolver {
         if ok {
             ok = state.propagate::<false, false>().is_some();
             let bands = if ok { state.settled_bands() } else { 0 };
-            if bands != 0 {
+            // A generator's question (a solution with a digit struck from a cell, of a puzzle
+            // that is unique with that digit) is searched the lighter way too: such puzzles
+            // are easy, and the root's costlier passes cost more than they save.
+            if bands != 0 || (ok && self.exclude.is_some()) {
                 settled = true;
                 // The keys the branch reads: a band not settled must not look settled.
                 state.band_key = std::array::from_fn(|b| match bands >> b & 1 {

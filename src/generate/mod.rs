@@ -6,11 +6,13 @@
 //! Everything here is driven by [`Rng`], a small SplitMix64 generator of our own, so the same
 //! seed gives the same puzzles on every platform and every version of our dependencies.
 
-use std::sync::atomic::Ordering;
-
-use crate::grid::{CELLS, Grid, PEERS};
-use crate::logic::{Budget, GradeError, Grader, Rating};
+use crate::grid::{CELLS, Grid, PEERS, box_of};
 use crate::solver::{Limits, Solver};
+
+mod fill;
+mod search;
+
+pub use search::{neighbour, rated_around, rated_puzzle};
 
 /// A seeded SplitMix64 random number generator: fast, tiny and stable across versions.
 #[derive(Debug, Clone)]
@@ -58,9 +60,9 @@ pub fn puzzle_rng(seed: u64, index: u64) -> Rng {
 /// A random complete grid.
 ///
 /// Drops a few random non-conflicting digits on an empty grid, takes the first solution the
-/// solver finds, then relabels the digits at random so that the solver's digit order leaves no
-/// trace.
-pub fn random_solution(rng: &mut Rng, solver: &mut dyn Solver) -> Grid {
+/// `singles` strategy's search finds (see [`fill`]), then relabels the digits at random so that
+/// the search's digit order leaves no trace.
+pub fn random_solution(rng: &mut Rng) -> Grid {
     loop {
         let mut g = Grid::EMPTY;
         for _ in 0..11 {
@@ -70,7 +72,7 @@ pub fn random_solution(rng: &mut Rng, solver: &mut dyn Solver) -> Grid {
                 g.set(cell, digit);
             }
         }
-        if let Some(solution) = solver.solve(&g, Limits::count_to(1)).solution {
+        if let Some(solution) = fill::first_solution(&g) {
             let mut labels = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
             rng.shuffle(&mut labels);
             return relabel(&solution, &labels);
@@ -93,17 +95,91 @@ pub fn relabel(grid: &Grid, labels: &[u8; 9]) -> Grid {
 /// A minimal puzzle with exactly one solution, `solution`: starts from the full grid and
 /// removes clues in random order, keeping each clue whose removal would allow a second solution.
 pub fn minimal_puzzle(rng: &mut Rng, solution: &Grid, solver: &mut dyn Solver) -> Grid {
-    let mut order: Vec<usize> = (0..CELLS).collect();
+    minimise(rng, solution, solver)
+}
+
+/// `puzzle` (which has exactly one solution) made minimal: its clues are tried in random order
+/// (a shuffle of all 81 cells, blanks skipped) and each one whose removal would allow a second
+/// solution is kept.
+///
+/// Whether it would is asked of `solver` as [`Solver::solves_otherwise`] (one search for a
+/// solution with another digit in the cell, not a count to two), and not asked at all when the
+/// clues left force the digit back at once: its row, column and box hold the eight other
+/// digits, or a unit of the cell has no other blank cell where the digit may go.
+pub fn minimise(rng: &mut Rng, puzzle: &Grid, solver: &mut dyn Solver) -> Grid {
+    let mut order: [u8; CELLS] = std::array::from_fn(|i| i as u8);
     rng.shuffle(&mut order);
-    let mut puzzle = *solution;
+    let mut puzzle = *puzzle;
+    let mut units = Units::of(&puzzle);
     for cell in order {
+        let cell = cell as usize;
         let digit = puzzle.get(cell);
+        if digit == 0 {
+            continue;
+        }
         puzzle.set(cell, 0);
-        if solver.solve(&puzzle, Limits::count_to(2)).solutions != 1 {
+        units.toggle(cell, digit);
+        if !units.forces(&puzzle, cell, digit) && solver.solves_otherwise(&puzzle, cell, digit) {
             puzzle.set(cell, digit);
+            units.toggle(cell, digit);
         }
     }
     puzzle
+}
+
+/// The digits given in each row, column and box of a grid (bit `d - 1` for digit `d`).
+struct Units {
+    rows: [u16; 9],
+    cols: [u16; 9],
+    boxes: [u16; 9],
+}
+
+impl Units {
+    /// The digits `grid` gives in each unit (a grid without conflicts).
+    fn of(grid: &Grid) -> Units {
+        let mut units = Units {
+            rows: [0; 9],
+            cols: [0; 9],
+            boxes: [0; 9],
+        };
+        for cell in 0..CELLS {
+            let digit = grid.get(cell);
+            if digit != 0 {
+                units.toggle(cell, digit);
+            }
+        }
+        units
+    }
+
+    /// Adds `digit` in `cell` to its units, or takes it away when they hold it.
+    fn toggle(&mut self, cell: usize, digit: u8) {
+        let bit = 1 << (digit - 1);
+        self.rows[cell / 9] ^= bit;
+        self.cols[cell % 9] ^= bit;
+        self.boxes[box_of(cell)] ^= bit;
+    }
+
+    /// The digits `cell`'s row, column and box give.
+    fn seen(&self, cell: usize) -> u16 {
+        self.rows[cell / 9] | self.cols[cell % 9] | self.boxes[box_of(cell)]
+    }
+
+    /// True when the clues of `grid` (which these units describe) leave `digit` as the only
+    /// choice for the blank `cell` by a naked or a hidden single: then every solution of
+    /// `grid` has `digit` there.
+    fn forces(&self, grid: &Grid, cell: usize, digit: u8) -> bool {
+        let bit = 1 << (digit - 1);
+        if self.seen(cell) | bit == 0x1FF {
+            return true;
+        }
+        // Another blank cell of the unit where the digit may go.
+        let open =
+            |other: usize| other != cell && grid.get(other) == 0 && self.seen(other) & bit == 0;
+        let (r, c, b) = (cell / 9, cell % 9, box_of(cell));
+        !(0..9).any(|i| open(r * 9 + i))
+            || !(0..9).any(|i| open(i * 9 + c))
+            || !(0..9).any(|i| open((b / 3 * 3 + i / 3) * 9 + b % 3 * 3 + i % 3))
+    }
 }
 
 /// A symmetry of the clue pattern: a clue stands in a cell exactly when it stands in every
@@ -229,52 +305,12 @@ impl Default for Spec {
 /// such a puzzle is settled by the grid and the removal order, so when it falls outside the
 /// bounds the whole draw is repeated (new grid, new order), up to `spec.attempts` times; `None`
 /// when no draw fits. With the default spec this is the first draw, whatever it holds.
-pub fn puzzle(
-    rng: &mut Rng,
-    spec: &Spec,
-    filler: &mut dyn Solver,
-    counter: &mut dyn Solver,
-) -> Option<Grid> {
+pub fn puzzle(rng: &mut Rng, spec: &Spec, counter: &mut dyn Solver) -> Option<Grid> {
     for _ in 0..spec.attempts.max(1) {
-        let solution = random_solution(rng, filler);
+        let solution = random_solution(rng);
         let p = symmetric_puzzle(rng, &solution, counter, spec.symmetry);
         if (spec.min_clues..=spec.max_clues).contains(&p.clue_count()) {
             return Some(p);
-        }
-    }
-    None
-}
-
-/// A puzzle to `spec` whose rating on the Sudoku Explainer scale lies in `band` (ER in tenths,
-/// both ends included): drawn as [`puzzle`] draws, each draw rated by `grader` within
-/// `budget`, up to `spec.attempts` draws in all. A draw the grader cannot rate within the
-/// budget counts as outside the band. `None` when no draw fits, or once the budget's stop
-/// flag is set.
-pub fn rated_puzzle(
-    rng: &mut Rng,
-    spec: &Spec,
-    band: std::ops::RangeInclusive<u16>,
-    filler: &mut dyn Solver,
-    counter: &mut dyn Solver,
-    grader: &mut Grader,
-    budget: &dyn Fn() -> Budget<'static>,
-) -> Option<(Grid, Rating)> {
-    let one = Spec {
-        attempts: 1,
-        ..*spec
-    };
-    for _ in 0..spec.attempts.max(1) {
-        let Some(p) = puzzle(rng, &one, filler, counter) else {
-            continue;
-        };
-        let budget = budget();
-        match grader.grade(&p, &budget) {
-            Ok(rating) if band.contains(&rating.er) => return Some((p, rating)),
-            // Stopped: no point in drawing on.
-            Err(GradeError::Aborted) if budget.stop.is_some_and(|s| s.load(Ordering::Relaxed)) => {
-                return None;
-            }
-            _ => {}
         }
     }
     None
@@ -297,7 +333,7 @@ pub enum Kind {
 
 /// A puzzle of `kind` made from a fresh random solution grid.
 pub fn mixed_puzzle(rng: &mut Rng, kind: Kind, solver: &mut dyn Solver) -> Grid {
-    let solution = random_solution(rng, solver);
+    let solution = random_solution(rng);
     let mut puzzle = minimal_puzzle(rng, &solution, solver);
     let blanks = |p: &Grid| (0..CELLS).filter(|&i| p.get(i) == 0).collect::<Vec<_>>();
     let clues = |p: &Grid| (0..CELLS).filter(|&i| p.get(i) != 0).collect::<Vec<_>>();
@@ -364,6 +400,37 @@ mod tests {
         assert_ne!(a, mixed_puzzle(&mut Rng::new(8), Kind::Minimal, &mut *s));
     }
 
+    /// The generator's question, asked of the `fast` strategy in one search and of `singles`
+    /// by the trait's default, must be the count to two's answer for every clue of a minimal
+    /// puzzle and of that puzzle with a few clues put back.
+    #[test]
+    fn solves_otherwise_agrees_with_counting_to_two() {
+        let mut fast = Strategy::Fast.solver();
+        let mut singles = Strategy::Singles.solver();
+        let mut rng = Rng::new(12);
+        let (mut kept, mut freed) = (0, 0);
+        for _ in 0..12 {
+            let solution = random_solution(&mut rng);
+            let minimal = minimal_puzzle(&mut rng, &solution, &mut *fast);
+            let mut fuller = minimal;
+            for _ in 0..4 {
+                let c = rng.below(CELLS);
+                fuller.set(c, solution.get(c));
+            }
+            for p in [minimal, fuller] {
+                for c in (0..CELLS).filter(|&c| p.get(c) != 0) {
+                    let mut q = p;
+                    q.set(c, 0);
+                    let two = fast.solve(&q, Limits::count_to(2)).solutions == 2;
+                    assert_eq!(fast.solves_otherwise(&p, c, p.get(c)), two, "{p} r{c}");
+                    assert_eq!(singles.solves_otherwise(&q, c, p.get(c)), two, "{p} r{c}");
+                    if two { kept += 1 } else { freed += 1 }
+                }
+            }
+        }
+        assert!(kept > 100 && freed > 10, "{kept} {freed}");
+    }
+
     #[test]
     fn orbits_cover_every_cell_once() {
         for sym in [
@@ -391,7 +458,7 @@ mod tests {
         let mut s = Strategy::default().solver();
         let mut rng = Rng::new(3);
         for sym in [Symmetry::Rotational, Symmetry::Diagonal] {
-            let solution = random_solution(&mut rng, &mut *s);
+            let solution = random_solution(&mut rng);
             let p = symmetric_puzzle(&mut rng, &solution, &mut *s, sym);
             assert!(sym.holds_for(&p), "{sym:?}: {p}");
             assert_eq!(s.solve(&p, Limits::count_to(2)).solutions, 1);
@@ -405,19 +472,18 @@ mod tests {
 
     #[test]
     fn default_spec_is_the_plain_minimal_puzzle() {
-        let mut s = Strategy::default().solver();
         let mut t = Strategy::default().solver();
         let mut a = Rng::new(9);
-        let got = puzzle(&mut a, &Spec::default(), &mut *s, &mut *t);
+        let got = puzzle(&mut a, &Spec::default(), &mut *t);
         let mut b = Rng::new(9);
-        let solution = random_solution(&mut b, &mut *s);
+        let solution = random_solution(&mut b);
         assert_eq!(got, Some(minimal_puzzle(&mut b, &solution, &mut *t)));
         let impossible = Spec {
             max_clues: 16,
             attempts: 2,
             ..Spec::default()
         };
-        assert_eq!(puzzle(&mut a, &impossible, &mut *s, &mut *t), None);
+        assert_eq!(puzzle(&mut a, &impossible, &mut *t), None);
     }
 
     #[test]
