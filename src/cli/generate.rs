@@ -376,8 +376,7 @@ fn make_chunk(pool: &rayon::ThreadPool, indices: std::ops::Range<u64>, make: &Ma
                             &mut **counter,
                             grader,
                             &budget,
-                        )
-                        .map(|(p, _)| p),
+                        ),
                         (Some(band), Some(grader)) => rated_puzzle(
                             &mut rng,
                             make.spec,

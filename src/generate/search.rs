@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 
 use super::{Rng, Spec, Symmetry, minimise, puzzle};
 use crate::grid::{CELLS, Grid, PEERS};
-use crate::logic::{Budget, GradeError, Grader, Rating};
+use crate::logic::{Bounded, Budget, GradeError, Grader, Rating};
 use crate::solver::{Limits, Solver};
 
 /// Moves tried for one neighbour before giving up.
@@ -218,6 +218,11 @@ pub fn rated_puzzle(
 /// `seeds` (each with exactly one solution): a seed drawn at random, then up to `attempts` of
 /// its [`neighbour`]s rated by `grader` within `budget`, the first in the band (and not itself
 /// a seed) being the answer. `None` when none is, or once the budget's stop flag is set.
+///
+/// Each neighbour is rated only as far as the band needs ([`Grader::grade_below`]): with no
+/// upper end, until it is known to be at least the band's start; otherwise until it is known
+/// to be above the band's end. The answer is the same as a full rating's, sooner; the hard
+/// end's full ratings take seconds.
 pub fn rated_around(
     rng: &mut Rng,
     seeds: &[Grid],
@@ -226,21 +231,37 @@ pub fn rated_around(
     counter: &mut dyn Solver,
     grader: &mut Grader,
     budget: &dyn Fn() -> Budget<'static>,
-) -> Option<(Grid, Rating)> {
+) -> Option<Grid> {
     let seed = *seeds.get(rng.below(seeds.len().max(1)))?;
+    let open_above = *band.end() >= MAX_TENTHS;
+    let limit = if open_above {
+        *band.start()
+    } else {
+        band.end() + 1
+    };
     for _ in 0..attempts.max(1) {
         let p = neighbour(rng, &seed, counter)?;
         if seeds.contains(&p) {
             continue;
         }
-        match rate(grader, &p, budget) {
-            Rated::Er(rating) if band.contains(&rating.er) => return Some((p, rating)),
-            Rated::Stopped => return None,
-            _ => {}
+        let budget = budget();
+        let fits = match grader.grade_below(&p, &budget, limit) {
+            Ok(Bounded::AtLeast(_)) => open_above,
+            Ok(Bounded::Rated(rating)) => band.contains(&rating.er),
+            Err(GradeError::Aborted) if budget.stop.is_some_and(|s| s.load(Ordering::Relaxed)) => {
+                return None;
+            }
+            Err(_) => false,
+        };
+        if fits {
+            return Some(p);
         }
     }
     None
 }
+
+/// A band end at or above this is no upper end (ratings stop near 12).
+const MAX_TENTHS: u16 = 250;
 
 #[cfg(test)]
 mod tests {
@@ -310,11 +331,25 @@ mod tests {
             .map(|_| puzzle(&mut rng, &Spec::default(), &mut *s).unwrap())
             .collect();
         for _ in 0..5 {
-            let (p, rating) =
-                rated_around(&mut rng, &seeds, 10..=90, 50, &mut *s, &mut grader, &budget)
-                    .expect("a neighbour in a wide band");
-            assert!(!seeds.contains(&p) && (10..=90).contains(&rating.er));
+            let p = rated_around(&mut rng, &seeds, 10..=90, 50, &mut *s, &mut grader, &budget)
+                .expect("a neighbour in a wide band");
+            let er = grader.grade(&p, &budget()).unwrap().er;
+            assert!(!seeds.contains(&p) && (10..=90).contains(&er), "{er}");
             assert!(minimal_unique(&p, &mut *s));
+        }
+        // Open above: a neighbour known to rate at least the start is taken unrated.
+        for _ in 0..3 {
+            let p = rated_around(
+                &mut rng,
+                &seeds,
+                20..=u16::MAX,
+                50,
+                &mut *s,
+                &mut grader,
+                &budget,
+            )
+            .expect("a neighbour rated 2.0 or more");
+            assert!(grader.grade(&p, &budget()).unwrap().er >= 20);
         }
         assert_eq!(
             rated_around(

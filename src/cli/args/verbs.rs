@@ -94,7 +94,9 @@ pub struct GenerateArgs {
     /// per puzzle. Every puzzle written is minimal, has one solution, and is neither a seed nor
     /// written before. FILE holds one puzzle a line (81 characters, `.` or `0` for a blank);
     /// blank lines and lines starting with `#` are skipped; each puzzle must have exactly one
-    /// solution. Needs --min-er. Rating ER 10 and up takes seconds a puzzle: give
+    /// solution. Needs --min-er. A neighbour is rated only as far as the band needs, as
+    /// `grade --min-er` does: without --max-er only until it is known to rate at least
+    /// --min-er. A whole rating of ER 10 and up takes seconds: with --max-er give
     /// --max-time-ms (a neighbour not rated within it is passed over).
     #[arg(long, value_name = "FILE", requires = "min_er")]
     #[arg(conflicts_with_all = ["solved", "symmetry", "min_clues", "max_clues", "shard"])]
