@@ -60,7 +60,7 @@ pub fn puzzle_rng(seed: u64, index: u64) -> Rng {
 /// A random complete grid.
 ///
 /// Drops a few random non-conflicting digits on an empty grid, takes the first solution the
-/// `singles` strategy's search finds (see [`fill`]), then relabels the digits at random so that
+/// `singles` strategy's search finds (see the `fill` module), then relabels the digits at random so that
 /// the search's digit order leaves no trace.
 pub fn random_solution(rng: &mut Rng) -> Grid {
     loop {

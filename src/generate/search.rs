@@ -29,7 +29,7 @@ const STALE: u32 = 40;
 /// allow, other than the one just taken from that cell), then, while that has several
 /// solutions, clues from one of them where two differ, and finally made minimal by
 /// [`minimise`]. The solution may differ from `puzzle`'s. `None`
-/// when no move out of [`NEIGHBOUR_TRIES`] gives a new puzzle.
+/// when no move out of `NEIGHBOUR_TRIES` gives a new puzzle.
 pub fn neighbour(rng: &mut Rng, puzzle: &Grid, solver: &mut dyn Solver) -> Option<Grid> {
     for _ in 0..NEIGHBOUR_TRIES {
         let mut q = *puzzle;
@@ -136,11 +136,11 @@ fn rate(grader: &mut Grader, p: &Grid, budget: &dyn Fn() -> Budget<'static>) -> 
 /// both ends included), rated by `grader` within `budget`, spread over the band rather than
 /// piled at its bottom.
 ///
-/// A target is drawn uniformly from the band's tenths (from its bottom to [`OPEN_SPAN`] above
-/// when the band has no top), and the puzzle must be rated from the target to [`WINDOW`] above
+/// A target is drawn uniformly from the band's tenths (from its bottom to `OPEN_SPAN` above
+/// when the band has no top), and the puzzle must be rated from the target to `WINDOW` above
 /// it (within the band). The search starts from a random puzzle drawn as [`puzzle`] draws and
 /// moves to a [`neighbour`] whenever that is no farther from the target's window; after
-/// [`STALE`] steps without such a move it starts again from a fresh draw. With a clue pattern
+/// `STALE` steps without such a move it starts again from a fresh draw. With a clue pattern
 /// symmetry every step is a fresh draw (neighbours do not keep the symmetry). Each rated
 /// puzzle is one of `spec.attempts`; when they run out, the puzzle rated closest to the window
 /// within the band is the answer, and `None` comes only when none was rated in the band at all
@@ -233,7 +233,7 @@ pub fn rated_around(
     budget: &dyn Fn() -> Budget<'static>,
 ) -> Option<Grid> {
     let seed = *seeds.get(rng.below(seeds.len().max(1)))?;
-    let open_above = *band.end() >= MAX_TENTHS;
+    let open_above = *band.end() == u16::MAX;
     let limit = if open_above {
         *band.start()
     } else {
@@ -259,9 +259,6 @@ pub fn rated_around(
     }
     None
 }
-
-/// A band end at or above this is no upper end (ratings stop near 12).
-const MAX_TENTHS: u16 = 250;
 
 #[cfg(test)]
 mod tests {
