@@ -153,15 +153,8 @@ pub fn generate(
                             deadline: max_time.map(|t| std::time::Instant::now() + t),
                             stop: Some(stop.flag()),
                         };
-                        rated_puzzle(
-                            &mut rng,
-                            &spec,
-                            min..=max,
-                            &mut **counter,
-                            grader,
-                            &budget,
-                        )
-                        .map(|(p, _)| p)
+                        rated_puzzle(&mut rng, &spec, min..=max, &mut **counter, grader, &budget)
+                            .map(|(p, _)| p)
                     }
                     _ => puzzle(&mut rng, &spec, &mut **counter),
                 });
