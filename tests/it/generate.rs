@@ -151,3 +151,65 @@ fn solved_gives_complete_valid_grids() {
         assert!(g.is_full() && g.conflict().is_none(), "{p}");
     }
 }
+
+#[test]
+fn around_refuses_a_bad_seed_file_with_exit_2_and_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let unique =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let cases: [(&str, Option<&str>, &str); 5] = [
+        ("missing", None, "missing"),
+        (
+            "empty",
+            Some("# only a comment\n\n"),
+            "holds no puzzle to search around",
+        ),
+        (
+            "junk",
+            Some("# seeds\nnot a puzzle\n"),
+            "line 2: not a puzzle",
+        ),
+        (
+            "many",
+            Some(&".".repeat(81)),
+            "line 1: the puzzle has more than one solution",
+        ),
+        (
+            "none",
+            Some(
+                "11...............................................................................",
+            ),
+            "line 1: the puzzle has no solution",
+        ),
+    ];
+    for (name, text, message) in cases {
+        let path = dir.path().join(name);
+        if let Some(text) = text {
+            std::fs::write(&path, text).unwrap();
+        }
+        let out_path = dir.path().join(format!("{name}.out"));
+        let out = bin()
+            .args([
+                "generate", "-n", "1", "--seed", "1", "--min-er", "2.0", "--around",
+            ])
+            .arg(&path)
+            .arg("-o")
+            .arg(&out_path)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(message), "{name}: {err}");
+        assert!(!out_path.exists(), "{name}: an output was made");
+    }
+    // A good seed file without --min-er is refused before anything is read.
+    let seeds = dir.path().join("seeds");
+    std::fs::write(&seeds, format!("{unique}\n")).unwrap();
+    let out = bin()
+        .args(["generate", "-n", "1", "--around"])
+        .arg(&seeds)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--min-er"));
+}
