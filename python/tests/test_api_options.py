@@ -34,6 +34,7 @@ OMITTED: Dict[str, str] = {
     "shard": "a caller splits its own sequence and passes first_line (see the Dask recipe)",
     "shards": "as --shard",
     "against": "reading files: compare canon()'s forms of the two corpora (or use the command)",
+    "around": "reading files: its seed puzzles come from a file (use the command)",
 }
 
 # Options the Python API names otherwise, and why.
