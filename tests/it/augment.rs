@@ -264,20 +264,11 @@ fn parquet_rows(path: &Path) -> Vec<Vec<String>> {
     use arrow_array::cast::AsArray;
     use arrow_array::types::{Int32Type, UInt64Type};
     use arrow_schema::DataType;
-    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-    let reader =
-        ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap()).unwrap();
-    let names: Vec<String> = reader
-        .schema()
-        .fields()
-        .iter()
-        .map(|f| f.name().clone())
-        .collect();
+    let (names, batches) = crate::util::parquet_batches(path);
     assert_eq!(names.join(","), HEADER_WITH_TRANSFORM);
     let mut rows = Vec::new();
-    for batch in reader.build().unwrap() {
-        let batch = batch.unwrap();
+    for batch in batches {
         assert_eq!(batch.column(0).data_type(), &DataType::UInt64);
         assert_eq!(batch.column(1).data_type(), &DataType::UInt64);
         for row in 0..batch.num_rows() {

@@ -209,24 +209,15 @@ fn grade_band_in_parquet_is_a_category_beside_a_null_er() {
     use arrow_array::cast::AsArray;
     use arrow_array::types::{Float64Type, Int32Type};
     use arrow_schema::DataType;
-    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
     let dir = tempfile::tempdir().unwrap();
     let (input, sample) = input(dir.path());
     let path = dir.path().join("out.parquet");
     grade(&input, &path, &["--min-er", "3.0", "--max-er", "7.5"]);
-    let reader =
-        ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&path).unwrap()).unwrap();
-    let names: Vec<String> = reader
-        .schema()
-        .fields()
-        .iter()
-        .map(|f| f.name().clone())
-        .collect();
+    let (names, batches) = crate::util::parquet_batches(&path);
     assert_eq!(names.join(","), HEADER);
     let mut rows = Vec::new();
-    for batch in reader.build().unwrap() {
-        let batch = batch.unwrap();
+    for batch in batches {
         let er = batch.column(3);
         let band = batch.column(11);
         assert_eq!(er.data_type(), &DataType::Float64);

@@ -342,3 +342,20 @@ pub fn exits_within_10_s(child: &mut Child, after: &str) -> ExitStatus {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// A Parquet output's column names and its record batches.
+#[cfg(feature = "parquet")]
+pub fn parquet_batches(path: &Path) -> (Vec<String>, Vec<arrow_array::RecordBatch>) {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+    let reader =
+        ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap()).unwrap();
+    let names = reader
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    let batches = reader.build().unwrap().map(Result::unwrap).collect();
+    (names, batches)
+}
