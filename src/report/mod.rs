@@ -210,6 +210,11 @@ fn differences(inputs: &[InputReport]) -> Vec<Difference> {
         move |i: &InputReport| i.grading.as_ref().and_then(f)
     };
     add("rated", "count", &grading(|g| Some(g.rated as f64)));
+    add(
+        "stopped at a band",
+        "count",
+        &grading(|g| (!g.by_band.is_empty()).then_some(g.stopped as f64)),
+    );
     add("ER, mean", "rating", &grading(|g| g.er.mean));
     add("ER, p50", "rating", &grading(|g| rating(&g.er.p50)));
     add("ER, p90", "rating", &grading(|g| rating(&g.er.p90)));

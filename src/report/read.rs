@@ -30,10 +30,11 @@ pub(crate) enum Col {
     Ed,
     Hardest,
     Steps,
+    Band,
 }
 
 /// Every [`Col`], in order.
-pub(crate) const COLS: [Col; 14] = [
+pub(crate) const COLS: [Col; 15] = [
     Col::File,
     Col::Line,
     Col::Puzzle,
@@ -48,6 +49,7 @@ pub(crate) const COLS: [Col; 14] = [
     Col::Ed,
     Col::Hardest,
     Col::Steps,
+    Col::Band,
 ];
 
 impl Col {
@@ -68,6 +70,7 @@ impl Col {
             Col::Ed => "ed",
             Col::Hardest => "hardest",
             Col::Steps => "steps",
+            Col::Band => "band",
         }
     }
 

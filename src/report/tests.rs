@@ -483,3 +483,5 @@ fn the_outputs_may_not_be_the_inputs_and_nothing_is_written_when_an_input_is_bad
         serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(numbers["inputs"][0]["records"], 20);
 }
+
+mod band;

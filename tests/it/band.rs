@@ -345,3 +345,47 @@ fn resuming_a_graded_file_needs_the_same_band() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
+
+#[test]
+fn report_counts_ratings_stopped_at_the_band_in_their_band() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, sample) = input(dir.path());
+    let path = dir.path().join("out.jsonl");
+    grade(&input, &path, &["--min-er", "9"]);
+    let hard = sample.iter().filter(|(_, er)| *er >= 90).count() as u64;
+    assert!(hard > 0);
+    let (page, json) = (dir.path().join("page.html"), dir.path().join("n.json"));
+    let out = bin()
+        .arg("report")
+        .arg(&path)
+        .arg("-o")
+        .arg(&page)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let numbers: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let g = &numbers["inputs"][0]["grading"];
+    let easy = sample.len() as u64 - hard;
+    assert_eq!(g["rated"], easy, "{g}");
+    assert_eq!(g["stopped"], hard, "{g}");
+    assert_eq!(g["unrated"], 0, "{g}");
+    assert_eq!(
+        g["by_band"],
+        serde_json::json!([
+            {"band": "< 9.0", "rated": easy, "stopped": 0},
+            {"band": ">= 9.0", "rated": 0, "stopped": hard},
+        ])
+    );
+    let max = sample
+        .iter()
+        .map(|s| s.1)
+        .filter(|&er| er < 90)
+        .max()
+        .unwrap();
+    assert_eq!(g["er"]["max"], format!("{}.{}", max / 10, max % 10));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("stopped being rated as soon as their band was known"));
+}

@@ -19,10 +19,13 @@ pub(super) fn grading_section(page: &mut Page, inputs: &[(&InputReport, &Grading
                Explainer scale: ER the hardest step, EP the hardest step before the first \
                placement, ED the first step. Percentiles are exact.</p>",
     );
-    let header: Vec<String> = [
+    // Files of `grade --min-er/--max-er`: the puzzles whose rating stopped at the band.
+    let banded = inputs.iter().any(|(_, g)| !g.by_band.is_empty());
+    let mut header: Vec<String> = [
         "input",
         "rated",
         "not rated",
+        "stopped at a band",
         "ER p50",
         "p90",
         "p99",
@@ -37,14 +40,18 @@ pub(super) fn grading_section(page: &mut Page, inputs: &[(&InputReport, &Grading
     ]
     .map(String::from)
     .to_vec();
+    if !banded {
+        header.remove(3);
+    }
     let cell = |v: &Option<String>| format!("<td class=\"n\">{}</td>", v.as_deref().unwrap_or("–"));
     let rows: Vec<Vec<String>> = inputs
         .iter()
         .map(|&(i, g)| {
-            vec![
+            let mut row = vec![
                 format!("<th scope=\"row\">{}</th>", escape(&label(i))),
                 n(g.rated),
                 n(g.unrated),
+                n(g.stopped),
                 cell(&g.er.p50),
                 cell(&g.er.p90),
                 cell(&g.er.p99),
@@ -56,12 +63,21 @@ pub(super) fn grading_section(page: &mut Page, inputs: &[(&InputReport, &Grading
                 cell(&g.ed.p50),
                 cell(&g.ed.p90),
                 cell(&g.ed.max),
-            ]
+            ];
+            if !banded {
+                row.remove(3);
+            }
+            row
         })
         .collect();
     page.push("<div class=\"scroll\">");
     page.push(&table(&header, &rows));
-    page.push("</div><div class=\"charts\">");
+    page.push("</div>");
+    stopped_note(page, inputs);
+    page.push("<div class=\"charts\">");
+    for &(input, g) in inputs {
+        band_chart(page, input, g);
+    }
     // The bands from the first to the last that any input fills.
     let filled = |g: &Grading| {
         let used = |b: &Vec<u64>| {
@@ -79,7 +95,7 @@ pub(super) fn grading_section(page: &mut Page, inputs: &[(&InputReport, &Grading
         spans.iter().map(|s| s.0).min(),
         spans.iter().map(|s| s.1).max(),
     ) else {
-        page.push("</div><p class=\"note\">No puzzle was rated.</p></section>\n");
+        page.push("</div><p class=\"note\">No puzzle was rated in full.</p></section>\n");
         return;
     };
     let bands: Vec<String> = (first..=last).map(er_band_label).collect();
@@ -254,4 +270,77 @@ pub(super) fn grading_section(page: &mut Page, inputs: &[(&InputReport, &Grading
         page.push("</div>");
     }
     page.push("</section>\n");
+}
+
+/// Says, per input with puzzles stopped at a band, that the ratings shown leave them out.
+fn stopped_note(page: &mut Page, inputs: &[(&InputReport, &Grading)]) {
+    for &(input, g) in inputs {
+        if g.stopped == 0 {
+            continue;
+        }
+        let bands: Vec<String> = g
+            .by_band
+            .iter()
+            .filter(|b| b.stopped > 0)
+            .map(|b| format!("{} {}", escape(&b.band), thousands(b.stopped)))
+            .collect();
+        let _ = write!(
+            page.out,
+            "<p class=\"note\">{} puzzles of {} stopped being rated as soon as their band was \
+             known ({}): they have no ER, EP or ED, so the ratings, charts and hardest puzzles \
+             here are those of the {} rated in full.</p>",
+            thousands(g.stopped),
+            escape(&input.path),
+            bands.join(", "),
+            thousands(g.rated)
+        );
+    }
+}
+
+/// The puzzles per value of the `band` column of a file of `grade --min-er/--max-er`: those
+/// rated in full and those stopped at the band, stacked.
+fn band_chart(page: &mut Page, input: &InputReport, g: &Grading) {
+    if g.by_band.is_empty() {
+        return;
+    }
+    let bands: Vec<String> = g.by_band.iter().map(|b| b.band.clone()).collect();
+    let layers: Vec<(String, Vec<u64>, _)> = vec![
+        (
+            "rated in full".to_string(),
+            g.by_band.iter().map(|b| b.rated).collect(),
+            colour(0),
+        ),
+        (
+            "stopped at the band".to_string(),
+            g.by_band.iter().map(|b| b.stopped).collect(),
+            colour(1),
+        ),
+    ];
+    let header: Vec<String> = ["band", "rated in full", "stopped at the band", "puzzles"]
+        .map(String::from)
+        .to_vec();
+    let rows: Vec<Vec<String>> = g
+        .by_band
+        .iter()
+        .map(|b| {
+            vec![
+                format!("<th scope=\"row\">{}</th>", escape(&b.band)),
+                n(b.rated),
+                n(b.stopped),
+                n(b.rated + b.stopped),
+            ]
+        })
+        .collect();
+    page.figure(
+        &format!("Bands of {}", input.path),
+        "puzzles per band of --min-er/--max-er",
+        &format!(
+            "Stacked bar chart: puzzles of {} per band ({}), each bar split into those rated \
+             in full and those whose rating stopped as soon as their band was known.",
+            input.path,
+            bands.join(", ")
+        ),
+        |w| charts::stacked_bars(w, &bands, &layers, "band", "puzzles"),
+        &table(&header, &rows),
+    );
 }

@@ -10,8 +10,10 @@ use super::stats::{Counts, LogHistogram, PERCENTILES, Percentiles};
 use crate::pipeline::RunError;
 use crate::pipeline::grade::tenths;
 
+mod band;
 mod tally;
 
+pub use band::BandCount;
 use tally::Tally;
 
 /// What wrote a results file, told by its columns.
@@ -181,10 +183,17 @@ impl RatingPercentiles {
 /// The rating side of an output of `grade`: every rated puzzle.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Grading {
-    /// Puzzles rated.
+    /// Puzzles rated in full: every number below is theirs.
     pub rated: u64,
-    /// Puzzles with one solution but no rating (time limit, or beyond the techniques known).
+    /// Puzzles with one solution but no rating and no band (time limit, or beyond the
+    /// techniques known).
     pub unrated: u64,
+    /// Puzzles whose rating `grade --min-er/--max-er` stopped as soon as their band was known
+    /// (at least its least ER): they have no ER, EP or ED, only a band.
+    pub stopped: u64,
+    /// Per value of the `band` column (files of `grade --min-er/--max-er`), from the easiest
+    /// band to the hardest: its puzzles rated in full and stopped. Empty without the column.
+    pub by_band: Vec<BandCount>,
     /// The bands of ER (`1.0-1.9`, ..., `11.0+`).
     pub bands: Vec<String>,
     /// Per hardest technique, most frequent first: its name and its puzzles per band.

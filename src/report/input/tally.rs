@@ -1,6 +1,7 @@
 //! The counters of one results file (`Tally`), filled row by row and turned into its
 //! [`InputReport`](super::InputReport) at the end.
 
+use super::band::Bands;
 use super::{
     Command, Distribution, Failure, Grading, Hard, InputReport, Limits, MAX_STATUSES,
     MAX_TECHNIQUES, RatingPercentiles, STATUS_ORDER, Slow, Solving, TENTHS, shown, text,
@@ -28,6 +29,8 @@ pub(super) struct Tally {
     ep: Box<Counts<TENTHS>>,
     ed: Box<Counts<TENTHS>>,
     unrated: u64,
+    /// Per value of the `band` column, its puzzles rated and stopped.
+    bands: Bands,
     hardest: TopN<(u16, u16, u16), Hard>,
 }
 
@@ -66,6 +69,7 @@ impl Tally {
             ep: Box::default(),
             ed: Box::default(),
             unrated: 0,
+            bands: Bands::default(),
             hardest: TopN::new(limits.top),
         }
     }
@@ -182,12 +186,20 @@ impl Tally {
                 if let Some(time) = number(Col::TimeNs)? {
                     self.time.add(time);
                 }
+                // `grade --min-er/--max-er` writes where each rating falls against its band;
+                // a rating stopped as soon as the band was known has that and no ER.
+                let band = row.get(Col::Band).trim_ascii();
                 let Some(er) = rating(Col::Er)? else {
-                    if status == b"unique" {
+                    if !band.is_empty() {
+                        self.bands.add(band, false);
+                    } else if status == b"unique" {
                         self.unrated += 1;
                     }
                     return Ok(());
                 };
+                if !band.is_empty() {
+                    self.bands.add(band, true);
+                }
                 let ep = rating(Col::Ep)?.unwrap_or(0);
                 let ed = rating(Col::Ed)?.unwrap_or(0);
                 self.er.add(er.into());
@@ -266,9 +278,12 @@ impl Tally {
                 .collect();
             // Most frequent first; of equal counts, the easier (lower mean band) first.
             by_technique.sort_by_key(|(_, b)| std::cmp::Reverse(b.iter().sum::<u64>()));
+            let by_band = self.bands.finish();
             Grading {
                 rated: self.er.total(),
                 unrated: self.unrated,
+                stopped: by_band.iter().map(|b| b.stopped).sum(),
+                by_band,
                 bands: (0..ER_BANDS).map(er_band_label).collect(),
                 by_technique,
                 er_bands: bands(&self.er),
