@@ -282,17 +282,24 @@ fn stopped_note(page: &mut Page, inputs: &[(&InputReport, &Grading)]) {
             .by_band
             .iter()
             .filter(|b| b.stopped > 0)
-            .map(|b| format!("{} {}", escape(&b.band), thousands(b.stopped)))
+            .map(|b| format!("{}: {}", escape(&b.band), thousands(b.stopped)))
             .collect();
+        let rest = if g.rated == 0 {
+            "and no puzzle was rated in full".to_string()
+        } else {
+            format!(
+                "so the ratings, charts and hardest puzzles here are those of the {} rated in \
+                 full",
+                thousands(g.rated)
+            )
+        };
         let _ = write!(
             page.out,
             "<p class=\"note\">{} puzzles of {} stopped being rated as soon as their band was \
-             known ({}): they have no ER, EP or ED, so the ratings, charts and hardest puzzles \
-             here are those of the {} rated in full.</p>",
+             known ({}): they have no ER, EP or ED, {rest}.</p>",
             thousands(g.stopped),
             escape(&input.path),
             bands.join(", "),
-            thousands(g.rated)
         );
     }
 }
@@ -304,18 +311,27 @@ fn band_chart(page: &mut Page, input: &InputReport, g: &Grading) {
         return;
     }
     let bands: Vec<String> = g.by_band.iter().map(|b| b.band.clone()).collect();
-    let layers: Vec<(String, Vec<u64>, _)> = vec![
-        (
-            "rated in full".to_string(),
-            g.by_band.iter().map(|b| b.rated).collect(),
-            colour(0),
-        ),
-        (
-            "stopped at the band".to_string(),
-            g.by_band.iter().map(|b| b.stopped).collect(),
-            colour(1),
-        ),
-    ];
+    // The layers that hold a puzzle; a chart of one layer has no legend, its caption names it.
+    let layers: Vec<(String, Vec<u64>, _)> = [
+        ("rated in full", g.rated),
+        ("stopped at the band", g.stopped),
+    ]
+    .into_iter()
+    .enumerate()
+    .filter(|&(_, (_, total))| total > 0)
+    .map(|(k, (name, _))| {
+        let values = g
+            .by_band
+            .iter()
+            .map(|b| if k == 0 { b.rated } else { b.stopped })
+            .collect();
+        (name.to_string(), values, colour(k))
+    })
+    .collect();
+    let note = match layers.as_slice() {
+        [(only, ..)] => format!("puzzles per band of --min-er/--max-er, all {only}"),
+        _ => "puzzles per band of --min-er/--max-er".to_string(),
+    };
     let header: Vec<String> = ["band", "rated in full", "stopped at the band", "puzzles"]
         .map(String::from)
         .to_vec();
@@ -333,7 +349,7 @@ fn band_chart(page: &mut Page, input: &InputReport, g: &Grading) {
         .collect();
     page.figure(
         &format!("Bands of {}", input.path),
-        "puzzles per band of --min-er/--max-er",
+        &note,
         &format!(
             "Stacked bar chart: puzzles of {} per band ({}), each bar split into those rated \
              in full and those whose rating stopped as soon as their band was known.",

@@ -163,7 +163,7 @@ fn ratings_stopped_at_a_band_count_in_their_band_in_every_format() {
     assert!(page.contains("<th scope=\"col\" class=\"n\">stopped at a band</th>"));
     assert!(page.contains(&format!(
         "{stopped} puzzles of {} stopped being rated as soon as their band was known \
-         (&gt;= 9.0 {stopped})",
+         (&gt;= 9.0: {stopped})",
         dir.path().join("g.csv").display()
     )));
     assert!(page.contains("<figcaption>Bands of "));
