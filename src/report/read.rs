@@ -95,7 +95,8 @@ impl Row {
         &self.fields[col as usize]
     }
 
-    /// Every column's text, to be filled.
+    /// Every column's text, to be filled (by the Parquet reader).
+    #[cfg(feature = "parquet")]
     pub(crate) fn fields_mut(&mut self) -> &mut [Vec<u8>; COLS.len()] {
         &mut self.fields
     }

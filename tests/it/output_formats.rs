@@ -16,6 +16,7 @@ use crate::util::{PUZZLE as P, bin, exe, gzip, sample, sample_puzzles, stderr, w
 const NUMBERS: [&str; 5] = ["line", "solutions", "guesses", "time_ns", "index"];
 
 /// The columns with few distinct values: dictionary-encoded in Parquet.
+#[cfg(feature = "parquet")]
 const CATEGORIES: [&str; 2] = ["status", "file"];
 
 /// An output read back: its format, its column names, and its rows as text fields (numbers
