@@ -5,39 +5,48 @@
 //! pool ([`solve`]) and hand their rows back in input order to the calling thread, which writes
 //! them ([`write`](mod@write)), flushes at every batch boundary, reports progress and tallies the
 //! [`Summary`]. Memory stays flat however long the input: only a few batches are in flight.
+//!
+//! This module holds the wiring ([`run`], [`run_with`]); the rows' way out, in input order, is
+//! the `sink` module's, the counts a run reports the `summary` module's ([`Progress`],
+//! [`Summary`]), and what stops a run the `error` module's ([`RunError`]).
 
 pub mod canon;
+mod error;
 pub mod grade;
 pub mod output;
 pub mod read;
 pub mod resume;
 pub(crate) mod schedule;
+mod sink;
 pub(crate) mod solutions;
 pub mod solve;
 pub mod stopwatch;
+mod summary;
+#[cfg(test)]
+pub(crate) mod test_input;
 pub mod write;
 
 use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::PathBuf;
 use std::sync::mpsc::{RecvTimeoutError, sync_channel};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::solver::Stop;
 
+pub use error::RunError;
 pub use output::Output;
 pub use schedule::{max_threads, thread_pool};
+pub use sink::ResultsWriter;
+pub use summary::{Progress, Summary};
 
-use output::{Opened, Outputs, write_err};
-use read::{ReadError, ReadOptions, Reader, Source};
-use resume::ResumePoint;
-use solutions::Emitter;
-use solve::{Row, SolveOptions, SolveWork, Status};
+use output::{Outputs, write_err};
+use read::{ReadOptions, Reader, Source};
+use resume::{ResumePoint, record_options, remove_record};
+use sink::{Sink, Tables};
+use solve::{Row, SolveOptions, SolveWork};
 use write::{
-    COLUMNS, Encoding, FILE_COLUMN, Field, GradeText, OutputFormat, SOLUTION_COLUMNS, TableWriter,
-    Value, grade_values, row_values, write_after,
+    COLUMNS, Encoding, FILE_COLUMN, Field, GradeText, OutputFormat, grade_values, row_values,
 };
 
 /// Records per batch unless told otherwise: large enough that handing a batch between threads
@@ -94,158 +103,6 @@ impl Config {
             resume: false,
             also_read: Vec::new(),
         }
-    }
-}
-
-/// How far a run has come, reported after every batch written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Progress {
-    /// Records written so far.
-    pub records: u64,
-    /// Bytes read from the input so far (compressed bytes for gzip).
-    pub bytes_read: u64,
-    /// The input's size in bytes, when known.
-    pub bytes_total: Option<u64>,
-    /// Time since the run started.
-    pub elapsed: Duration,
-}
-
-/// Counts at the end of a run.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Summary {
-    /// Records written.
-    pub records: u64,
-    /// Rows per status, indexed as [`Status::ALL`].
-    pub by_status: [u64; 6],
-    /// Guesses over all puzzles.
-    pub guesses: u64,
-    /// Puzzles whose search ended (not aborted) without a guess.
-    pub no_guess: u64,
-    /// Wall time of the whole run.
-    pub wall: Duration,
-    /// True when the run was stopped before the end of the input.
-    pub interrupted: bool,
-    /// Records skipped because the output already held their rows (`--resume`).
-    pub resumed: u64,
-    /// Of those, rows whose status is `invalid`.
-    pub resumed_invalid: u64,
-    /// The inputs read (or to be read).
-    pub inputs: usize,
-    /// Which column held the puzzles in the inputs with columns (CSV, Parquet), and how it
-    /// was chosen, in words (and the stated solutions' column, for `validate
-    /// --expect-column`): each distinct one once, after the inputs it is for when there are
-    /// several.
-    pub columns: Vec<String>,
-    /// Puzzles rated, per band of ER, when rating ([`SolveOptions::grade`]).
-    pub ratings: grade::Ratings,
-    /// The distinct canonical forms among the rows written (not those kept by `--resume`),
-    /// when the run finds them ([`SolveOptions::canon`]): the essentially different puzzles.
-    pub classes: Option<u64>,
-}
-
-impl Summary {
-    /// Rows with `status`.
-    pub fn count(&self, status: Status) -> u64 {
-        self.by_status[status as usize]
-    }
-
-    /// Records that are puzzles (not invalid).
-    pub fn puzzles(&self) -> u64 {
-        self.records - self.count(Status::Invalid)
-    }
-
-    /// Adds one row to the tally.
-    pub fn add(&mut self, row: &Row) {
-        self.records += 1;
-        self.by_status[row.status as usize] += 1;
-        if row.status != Status::Invalid {
-            self.guesses += row.outcome.guesses;
-            self.no_guess += u64::from(row.outcome.guesses == 0 && row.status != Status::Aborted);
-        }
-        self.ratings.add(row.rating.as_ref());
-    }
-}
-
-/// An error that stops a run.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// The input could not be read or does not fit the options.
-    #[error(transparent)]
-    Read(#[from] ReadError),
-    /// An output could not be written.
-    #[error("{path}: {source}")]
-    Write {
-        /// The output's name.
-        path: String,
-        /// The OS error.
-        source: io::Error,
-    },
-    /// The threads could not be started, or one of them failed.
-    #[error("cannot run the worker threads: {0}")]
-    Threads(String),
-    /// The output to resume does not fit the input or the command.
-    #[error("{path}: cannot resume: {message}")]
-    Resume {
-        /// The output's name.
-        path: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// An option does not fit the output (a format it cannot be written in).
-    #[error("{path}: {message}")]
-    Usage {
-        /// The output's name.
-        path: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// Another process holds the lock on an output: another run is writing it.
-    #[error("{path}: another run is writing this file{}; wait for it to end or choose another file", .holder.map(|p| format!(" (process {p})")).unwrap_or_default())]
-    Locked {
-        /// The output's name.
-        path: String,
-        /// The process that holds the lock, when known.
-        holder: Option<u32>,
-    },
-    /// Two of the run's files are one: writing would destroy what is read, or two outputs
-    /// would overwrite each other.
-    #[error("{path}: {what}; choose another file")]
-    SameFile {
-        /// The file's name.
-        path: String,
-        /// Which two roles it plays.
-        what: String,
-    },
-}
-
-impl RunError {
-    /// True when the output is a pipe whose reader has gone (`| head`): not worth a message.
-    pub fn is_broken_pipe(&self) -> bool {
-        matches!(self, RunError::Write { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
-    }
-}
-
-/// A results writer, as [`run_with`]'s `write` gets it: rows of values in the run's output
-/// format, each after the `file` column when the run has several inputs.
-pub struct ResultsWriter {
-    inner: Box<dyn TableWriter>,
-    /// With several inputs, their names.
-    names: Option<Arc<[String]>>,
-    /// The input of the row being written.
-    file: u32,
-}
-
-impl std::fmt::Debug for ResultsWriter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ResultsWriter").finish_non_exhaustive()
-    }
-}
-
-impl ResultsWriter {
-    /// Writes one row: the values of the columns the run was given, in order.
-    pub fn write_row(&mut self, values: &[Value]) -> io::Result<()> {
-        let file = self.names.as_ref().map(|n| n[self.file as usize].as_str());
-        write_after(&mut *self.inner, file.map(Value::Text), values)
     }
 }
 
@@ -501,180 +358,6 @@ where
     Ok(summary)
 }
 
-/// Writes `options` at `path`, beside the results file. A record that cannot be written is
-/// no error, unless the run is resumed: the output then simply cannot be resumed later.
-fn record_options(options: &resume::RunOptions, path: &Path, resume: bool) -> Result<(), RunError> {
-    // A resumed run has the options recorded (it was refused otherwise): nothing to write.
-    let recorded = std::fs::read(path).ok();
-    let recorded = recorded.and_then(|text| serde_json::from_slice(&text).ok());
-    if resume && recorded.as_ref() == Some(options) {
-        return Ok(());
-    }
-    let Err(e) = options.write_to(path) else {
-        return Ok(());
-    };
-    // Half a record is no record: it would keep later runs from replacing it. An earlier
-    // run's record that can be neither replaced nor removed would tell of other rows.
-    if let Err(gone) = std::fs::remove_file(path)
-        && gone.kind() != io::ErrorKind::NotFound
-        && std::fs::symlink_metadata(path).is_ok()
-    {
-        return Err(write_err(&path.display().to_string())(e));
-    }
-    if resume {
-        return Err(RunError::Resume {
-            path: path.display().to_string(),
-            message: format!(
-                "the record of the run's options cannot be written ({e}), so the output could \
-                 not be resumed again; run without --resume, or write the output where its \
-                 directory is writable"
-            ),
-        });
-    }
-    Ok(())
-}
-
-/// Removes the record of the options of an earlier run that wrote the results file, which
-/// this run replaces with rows of other options (or of another command).
-fn remove_record(path: &Path) -> Result<(), RunError> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => {
-            Err(write_err(&path.display().to_string())(e))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// What a run's outputs hold: their columns, encodings, and the inputs' names when each row
-/// starts with one.
-struct Tables<'c> {
-    columns: &'c [Field],
-    /// The results' and the solutions file's.
-    encodings: (Encoding, Option<Encoding>),
-    names: Option<Arc<[String]>>,
-}
-
-/// Where a run's rows go, in input order: the results, the `--emit-solutions` file, the
-/// progress report and the tally.
-struct Sink<'a, F> {
-    results: ResultsWriter,
-    results_name: String,
-    solutions: Option<(String, Arc<Emitter>)>,
-    /// The sequence number of the next row, from 0.
-    seq: u64,
-    write: F,
-    summary: Summary,
-    progress: &'a mut dyn FnMut(&Progress),
-    bytes_read: Arc<AtomicU64>,
-    bytes_total: Option<u64>,
-    started: Instant,
-    /// A row of a puzzle stopped mid-search came: it and every row after it are not written.
-    stopped: bool,
-}
-
-impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
-    /// Starts the outputs: emptied, or, when resuming, cut after the rows kept and appended
-    /// to. A CSV header goes out at once, so that the output is a valid CSV from the start.
-    fn open(
-        outputs: Outputs,
-        tables: Tables,
-        resumed: Option<ResumePoint>,
-        reader: &Reader,
-        started: Instant,
-        progress: &'a mut dyn FnMut(&Progress),
-        write: F,
-    ) -> Result<Self, RunError> {
-        let start = |mut out: Opened, encoding: Encoding, columns: &[Field], keep: u64| {
-            let file = out.start(keep)?;
-            let writer = encoding
-                .writer(file, columns, keep > 0)
-                .map_err(write_err(&out.name))?;
-            Ok::<_, RunError>((out.name.clone(), writer))
-        };
-        let keep = |f: fn(&ResumePoint) -> u64| resumed.as_ref().map_or(0, f);
-        let (results_name, results) = start(
-            outputs.results,
-            tables.encodings.0,
-            tables.columns,
-            keep(|p| p.keep_bytes),
-        )?;
-        let solutions = match (outputs.solutions, tables.encodings.1) {
-            (Some(out), Some(encoding)) => {
-                let columns: Vec<Field> = (tables.names.is_some().then_some(FILE_COLUMN))
-                    .into_iter()
-                    .chain(SOLUTION_COLUMNS)
-                    .collect();
-                let (name, w) = start(out, encoding, &columns, keep(|p| p.solutions_bytes))?;
-                Some((name, Arc::new(Emitter::new(w, tables.names.clone()))))
-            }
-            _ => None,
-        };
-        Ok(Sink {
-            results: ResultsWriter {
-                inner: results,
-                names: tables.names,
-                file: 0,
-            },
-            results_name,
-            solutions,
-            seq: 0,
-            write,
-            summary: Summary::default(),
-            progress,
-            bytes_read: reader.bytes_read(),
-            bytes_total: reader.size(),
-            started,
-            stopped: false,
-        })
-    }
-
-    /// Writes the rows of one batch, flushes them and reports the progress.
-    fn batch(&mut self, rows: &[Row]) -> Result<(), RunError> {
-        for row in rows {
-            self.stopped |= row.outcome.stopped;
-            if self.stopped {
-                break;
-            }
-            if let Some((name, emitter)) = &self.solutions {
-                emitter.write_row(self.seq, row).map_err(write_err(name))?;
-            }
-            self.results.file = row.record.file;
-            (self.write)(&mut self.results, row).map_err(write_err(&self.results_name))?;
-            self.summary.add(row);
-            self.seq += 1;
-        }
-        // Solutions first: a results row on disk then has its solutions there too, unless
-        // the results' buffer filled and went out on its own mid-batch (which `--resume`
-        // checks for).
-        if let Some((name, emitter)) = &self.solutions {
-            emitter.end_batch().map_err(write_err(name))?;
-        }
-        self.results
-            .inner
-            .end_batch()
-            .map_err(write_err(&self.results_name))?;
-        (self.progress)(&Progress {
-            records: self.summary.records,
-            bytes_read: self.bytes_read.load(Ordering::Relaxed),
-            bytes_total: self.bytes_total,
-            elapsed: self.started.elapsed(),
-        });
-        Ok(())
-    }
-
-    /// Ends the outputs: what they hold goes out, with the trailers of compressed streams
-    /// and Parquet files.
-    fn finish(&mut self) -> Result<(), RunError> {
-        if let Some((name, emitter)) = &self.solutions {
-            emitter.finish().map_err(write_err(name))?;
-        }
-        self.results
-            .inner
-            .finish()
-            .map_err(write_err(&self.results_name))
-    }
-}
-
 /// Runs `f` on its own thread and waits for it, unless `stop` is set first: then returns `None`
 /// at once and leaves the thread to finish (or block) on its own.
 fn until_stopped<T: Send + 'static>(
@@ -698,38 +381,6 @@ fn until_stopped<T: Send + 'static>(
             Err(RecvTimeoutError::Disconnected) => {
                 return Err(RunError::Threads("the input thread panicked".into()));
             }
-        }
-    }
-}
-
-/// Inputs for the stages' tests.
-#[cfg(test)]
-pub(crate) mod test_input {
-    use std::io::{self, Read};
-
-    /// Bytes read through `read` calls every other one of which fails with `Interrupted`, as a
-    /// signal arriving during `read` makes it; the failing one comes first.
-    pub struct Interrupting {
-        inner: io::Cursor<Vec<u8>>,
-        fail: bool,
-    }
-
-    impl Interrupting {
-        pub fn new(bytes: Vec<u8>) -> Self {
-            Interrupting {
-                inner: io::Cursor::new(bytes),
-                fail: false,
-            }
-        }
-    }
-
-    impl Read for Interrupting {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            self.fail = !self.fail;
-            if self.fail {
-                return Err(io::ErrorKind::Interrupted.into());
-            }
-            self.inner.read(buf)
         }
     }
 }

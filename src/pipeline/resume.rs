@@ -35,6 +35,7 @@ use check::{check_rows, scan_rows};
 use scan::Scan;
 
 pub use options::RunOptions;
+pub(crate) use options::{record_options, remove_record};
 
 mod check;
 mod options;

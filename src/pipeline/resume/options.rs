@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::ResumeError;
-use crate::pipeline::Config;
+use crate::pipeline::output::write_err;
+use crate::pipeline::{Config, RunError};
 
 /// The options of a run that shape its rows. A resumed run must have the same as the run that
 /// began its output.
@@ -188,5 +189,53 @@ impl RunOptions {
                 let shard = |s: &Option<String>| s.clone().unwrap_or_else(|| "none".into());
                 was("--shard", shard(&self.shard), shard(&now.shard))
             })
+    }
+}
+
+/// Writes `options` at `path`, beside the results file. A record that cannot be written is
+/// no error, unless the run is resumed: the output then simply cannot be resumed later.
+pub(crate) fn record_options(
+    options: &RunOptions,
+    path: &Path,
+    resume: bool,
+) -> Result<(), RunError> {
+    // A resumed run has the options recorded (it was refused otherwise): nothing to write.
+    let recorded = std::fs::read(path).ok();
+    let recorded = recorded.and_then(|text| serde_json::from_slice(&text).ok());
+    if resume && recorded.as_ref() == Some(options) {
+        return Ok(());
+    }
+    let Err(e) = options.write_to(path) else {
+        return Ok(());
+    };
+    // Half a record is no record: it would keep later runs from replacing it. An earlier
+    // run's record that can be neither replaced nor removed would tell of other rows.
+    if let Err(gone) = std::fs::remove_file(path)
+        && gone.kind() != io::ErrorKind::NotFound
+        && std::fs::symlink_metadata(path).is_ok()
+    {
+        return Err(write_err(&path.display().to_string())(e));
+    }
+    if resume {
+        return Err(RunError::Resume {
+            path: path.display().to_string(),
+            message: format!(
+                "the record of the run's options cannot be written ({e}), so the output could \
+                 not be resumed again; run without --resume, or write the output where its \
+                 directory is writable"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Removes the record of the options of an earlier run that wrote the results file, which
+/// this run replaces with rows of other options (or of another command).
+pub(crate) fn remove_record(path: &Path) -> Result<(), RunError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => {
+            Err(write_err(&path.display().to_string())(e))
+        }
+        _ => Ok(()),
     }
 }
