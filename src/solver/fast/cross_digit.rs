@@ -186,17 +186,29 @@ impl State {
     pub(super) fn minicols(&mut self) -> bool {
         /// The first column of each of the nine boxes, in the [`band_columns`] layout.
         const FIRST: u32 = 0x1249249;
-        let (mut may, mut sure) = (Tally::default(), Tally::default());
+        // The minicolumns each digit may use in the low half, those it surely uses in the high
+        // half: one tally of 64-bit words counts both, as the minirow rule's does in 32 bits.
+        let (mut one, mut two, mut three, mut four) = (0u64, 0u64, 0u64, 0u64);
         let mut forced = [0u32; 9];
         for (d, &c) in self.cols.iter().enumerate() {
             let (x, y, z) = (c & FIRST, c >> 1 & FIRST, c >> 2 & FIRST);
             // Boxes where the digit has exactly one column left: an odd count, not three.
-            let one = (x ^ y ^ z) & !(x & y & z);
-            let f = c & (one * 7);
+            let single = (x ^ y ^ z) & !(x & y & z);
+            let f = c & (single * 7);
             forced[d] = f;
-            may.add(c);
-            sure.add(f);
+            let both = c as u64 | (f as u64) << 32;
+            four |= three & both;
+            three |= two & both;
+            two |= one & both;
+            one |= both;
         }
+        let half = |shift: u32| Tally {
+            one: (one >> shift) as u32,
+            two: (two >> shift) as u32,
+            three: (three >> shift) as u32,
+            four: (four >> shift) as u32,
+        };
+        let (may, sure) = (half(0), half(32));
         let Some((full, must)) = three_each(may, sure, BAND) else {
             return false;
         };

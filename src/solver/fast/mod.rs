@@ -53,12 +53,12 @@
 //! last pass, and no more on a band where it found every digit down to one configuration: it can
 //! find nothing there. Puzzles with several solutions, such as serg's, reach many such bands, and
 //! skipping them saves the pass without changing the search.
-//! The same rule for minicolumns (a column crossing a box) runs last, on the columns each digit's
-//! last column pass left (`cols`), all 27 minicolumns at once and without a table. It made the
-//! band-based search depend less on the puzzle's orientation, but since the search picks its
-//! orientation and counts cells in its branch choice it pays only at the root. There it runs with
-//! the others; below the root, at every node or only at the first level, it costs more than the
-//! guesses it saves.
+//! The same rule for minicolumns (a column crossing a box) runs last, wherever the minirow rule
+//! runs (the root and every node of the thorough search), on the columns each digit's last column
+//! pass left (`cols`): all 27 minicolumns at once, without a table, the digits that may and must
+//! use each one counted in one tally of 64-bit words. At every node it cut the guesses on the
+//! hard corpora by about 5% (at either limit) and the instructions and mispredicted branches in
+//! all; at the root alone, as it once ran, the search saw little of it.
 //!
 //! At the root only, once those rules stall, one more rule works across digits: **hidden
 //! pairs** in rows and columns. When two digits can go only to the same two cells of a row or
@@ -90,7 +90,7 @@
 //! # Settled puzzles
 //!
 //! A puzzle whose root leaves a band *settled*, every digit there down to one configuration,
-//! is searched more lightly: below the root the minirow rule does not run, and
+//! is searched more lightly: below the root the minirow and minicolumn rules do not run, and
 //! the search branches on a cell with two candidates, in a band not settled at the root when
 //! there is one, rather than on a band configuration. Such puzzles are mostly loose ones with
 //! several solutions, as all of serg's are. Their search seldom meets a contradiction, so the
@@ -124,9 +124,9 @@
 //! digit's columns), smallest first, and when the stacks promise the smaller search it
 //! transposes the state and searches the transposed grid, transposing each solution back. The
 //! per-digit rules are symmetric, so the transposed state is at their fixpoint too; only the
-//! minirow rule runs again, in the search. (The transposed minirows are the minicolumns, at
-//! their fixpoint already, and the transposed minicolumns the minirows: running that rule there
-//! as well changed no search.) A band down to a single configuration per digit settles it: no
+//! minirow rule has to run again, in the search, for its branch choice. (The transposed minirows
+//! are the minicolumns, at their fixpoint already, and the transposed minicolumns the minirows:
+//! the two rules find nothing new at the search's first node.) A band down to a single configuration per digit settles it: no
 //! stack can promise less, and on a tie the grid stays as given (such puzzles, serg's among
 //! them, gain nothing from a turn and would pay for the rules' second pass). So does a band
 //! with at most three configurations more ([`KEEP_ORIENTATION`]): what search is left is small,
@@ -187,8 +187,9 @@ pub struct FastSolver {
     /// Whether every solution's grid is wanted ([`Solver::solve_with`]), or only the first
     /// ([`Solver::solve`]): the others are then only counted.
     every_grid: bool,
-    /// Whether the search runs the minirow rule and branches on band configurations; false
-    /// while a settled puzzle is searched without them (see the module documentation).
+    /// Whether the search runs the minirow and minicolumn rules and branches on band
+    /// configurations; false while a settled puzzle is searched without them (see the module
+    /// documentation).
     thorough: bool,
     /// Contradictions met so far by the current search (counted in either mode): at
     /// [`SETTLED_FAILURES`] the search of a settled puzzle turns thorough.

@@ -243,8 +243,8 @@ impl State {
     }
 
     /// Runs band updates and naked singles until neither changes anything, then, with
-    /// `MINIROWS`, the minirow rule and, with `MINICOLS` too (the root's fixpoint), the
-    /// minicolumn rule. None on a contradiction. Without `MINIROWS` (the search of a settled
+    /// `MINIROWS`, the minirow rule and, once that stalls too, the minicolumn rule. None on a
+    /// contradiction. Without `MINIROWS` (the search of a settled
     /// puzzle, see the `fast` module documentation) it sets [`State::pick`] to [`NO_PICK`] and
     /// returns the cells with exactly two candidates, per band, for [`State::branch_cell`]: its
     /// last round counted them for the naked singles (a third count, a few operations more),
@@ -254,9 +254,7 @@ impl State {
     // `FastSolver::run` besides the search's, the compiler would otherwise move the rules out
     // of the search.
     #[inline(always)]
-    pub(super) fn propagate<const MINIROWS: bool, const MINICOLS: bool>(
-        &mut self,
-    ) -> Option<[u32; 3]> {
+    pub(super) fn propagate<const MINIROWS: bool>(&mut self) -> Option<[u32; 3]> {
         loop {
             while self.dirty != 0 {
                 // `dirty` has bits below 27 only; the `min` lets the compiler see that the
@@ -317,10 +315,7 @@ impl State {
             if self.dirty != 0 {
                 continue;
             }
-            // The same rule for minicolumns, once everything else has stalled, at the root.
-            if !MINICOLS {
-                return Some([0; 3]);
-            }
+            // The same rule for minicolumns, once everything else has stalled.
             if !self.minicols() {
                 return None;
             }
