@@ -13,6 +13,7 @@
 pub mod augment;
 pub mod canon;
 pub mod key_hasher;
+pub mod key_table;
 mod solved;
 pub mod transform;
 
