@@ -201,9 +201,10 @@ pub struct ValidateArgs {
     /// stack, and transposing (the same canonical form, see `canon --help`); the summary
     /// counts the essentially different puzzles. Each class is kept as 106 bits of a hash of
     /// its canonical form with the line where it was first seen, in a 16-byte entry: 20 to 25
-    /// bytes a class with the table's room to grow, at any size, growth included (plus about
-    /// 25 KB). Two different forms agree on those bits with a probability below 2^-104, so a
-    /// false `isomorph of` is less likely than 10^-13 even among a billion classes.
+    /// bytes a class with the table's room to grow, at any size and while it grows (about 27
+    /// bytes a class of peak memory measured), plus up to 160 KB. Two different forms agree
+    /// on those bits with a probability below 2^-104, so a false `isomorph of` is less likely
+    /// than 10^-13 even among a billion classes.
     #[arg(long)]
     pub isomorphs: bool,
 
