@@ -7,7 +7,7 @@
 //! - **Entries.** A key is two hashes below 2^61 (61 bits each); the table keeps 106 of those
 //!   122 bits: the second hash whole with 3 bits of the first in one word, 32 more bits of the
 //!   first in a `u32`, and 10 more in which sub-table holds it. The other `u32` is where the
-//!   key was first seen, as an index into [`Places`], a short list of runs of lines (one per
+//!   key was first seen, as an index into a short list of runs of lines (one per
 //!   input, in practice) that turns it back into an input and a line. A false match needs
 //!   the second hash to agree (a probability below 2^-59, as [`key`](super::canon::key)
 //!   says) and 45 bits of the first (2^-45, taking those bits as random): below 2^-104 for a
