@@ -1,5 +1,6 @@
-//! Hashing of canonical-form keys for the maps that find isomorphs (`validate --isomorphs`,
-//! `--against`): a [`key`](super::canon::key) is already spread evenly over its 128 bits, so
+//! Hashing of canonical-form keys for the hash maps of keys (the spill of
+//! [`KeyTable`](super::key_table::KeyTable)): a [`key`](super::canon::key) is already spread
+//! evenly over its 128 bits, so
 //! the hash tables take its own bits rather than running a general-purpose hash (SipHash, the
 //! standard one) over them.
 //!
