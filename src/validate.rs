@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::grid::Grid;
 use crate::isomorph::canon::{Canonicaliser, canonical, key};
-use crate::isomorph::key_hasher::KeyHashing;
+use crate::isomorph::key_table::KeyTable;
 use crate::logic::Bounded;
 use crate::pipeline::grade::tenths;
 use crate::pipeline::read::{
@@ -151,17 +151,11 @@ impl Place {
 }
 
 /// The puzzles seen, by how they are compared: exact ones whole, isomorph classes by the
-/// 128-bit [`key`] of their canonical form (16 bytes, as two words so that an entry with its
-/// place takes 24).
+/// 128-bit [`key`] of their canonical form, in a [`KeyTable`] (16 bytes an entry).
 #[derive(Debug)]
 enum Seen {
     Exact(HashMap<Grid, Place>),
-    Isomorph(HashMap<[u64; 2], Place, KeyHashing>),
-}
-
-/// A 128-bit key as two words.
-fn halves(k: u128) -> [u64; 2] {
-    [(k >> 64) as u64, k as u64]
+    Isomorph(KeyTable),
 }
 
 /// The puzzles of other corpora (`--against`): every record of the input whose puzzle, or an
@@ -173,7 +167,7 @@ pub struct Against {
     names: Vec<String>,
     /// The 128-bit [`key`] of each puzzle (exact) or canonical form (isomorph), with where it
     /// was first seen.
-    keys: HashMap<[u64; 2], Place, KeyHashing>,
+    keys: KeyTable,
 }
 
 impl Against {
@@ -185,7 +179,7 @@ impl Against {
         compare: Compare,
         pool: &rayon::ThreadPool,
     ) -> Result<Against, ReadError> {
-        let mut keys = HashMap::default();
+        let mut keys = KeyTable::new();
         for (file, source) in sources.iter().enumerate() {
             let mut reader = Reader::open(source, read)?;
             let mut batch: Vec<Record> = Vec::new();
@@ -208,8 +202,7 @@ impl Against {
                         .collect_into_vec(&mut found)
                 });
                 for &(k, line) in found.iter().flatten() {
-                    keys.entry(halves(k))
-                        .or_insert(Place::new(file as u32, line));
+                    keys.first_or_insert(k, file as u32, line);
                 }
                 if !more {
                     break;
@@ -272,7 +265,7 @@ impl Checker {
         Checker {
             seen: compare.map(|c| match c {
                 Compare::Exact => Seen::Exact(HashMap::new()),
-                Compare::Isomorph => Seen::Isomorph(HashMap::default()),
+                Compare::Isomorph => Seen::Isomorph(KeyTable::new()),
             }),
             ..self
         }
@@ -394,8 +387,8 @@ impl Checker {
                     .as_ref()
                     .is_some_and(|a| a.compare == Compare::Isomorph);
             let form_key = match row.canonical {
-                Some(form) => Some(halves(key(&form.grid))),
-                None if isomorph => Some(halves(key(&canonical(puzzle).grid))),
+                Some(form) => Some(key(&form.grid)),
+                None if isomorph => Some(key(&canonical(puzzle).grid)),
                 None => None,
             };
             let first = match (&mut self.seen, form_key) {
@@ -403,7 +396,8 @@ impl Checker {
                     Some((Compare::Exact, *seen.entry(*puzzle).or_insert(here)))
                 }
                 (Some(Seen::Isomorph(seen)), Some(k)) => {
-                    Some((Compare::Isomorph, *seen.entry(k).or_insert(here)))
+                    let (file, line) = seen.first_or_insert(k, row.record.file, row.record.line);
+                    Some((Compare::Isomorph, Place::new(file, line)))
                 }
                 _ => None,
             };
@@ -415,10 +409,13 @@ impl Checker {
             }
             if let Some(against) = &self.against {
                 let k = match against.compare {
-                    Compare::Exact => Some(halves(key(puzzle))),
+                    Compare::Exact => Some(key(puzzle)),
                     Compare::Isomorph => form_key,
                 };
-                if let Some(found) = k.and_then(|k| against.keys.get(&k)) {
+                if let Some(found) = k
+                    .and_then(|k| against.keys.get(k))
+                    .map(|(f, l)| Place::new(f, l))
+                {
                     let text = format!(
                         "{} {} line {}",
                         against.compare.words(),

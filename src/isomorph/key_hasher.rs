@@ -1,7 +1,7 @@
-//! Hashing of canonical-form keys for the maps that find isomorphs (`validate --isomorphs`,
-//! `--against`): a [`key`](super::canon::key) is already spread evenly over its 128 bits, so
-//! the hash tables take its own bits rather than running a general-purpose hash (SipHash, the
-//! standard one) over them.
+//! Hashing of canonical-form keys for the hash maps of keys (the spill of
+//! [`KeyTable`](super::key_table::KeyTable)): a [`key`](super::canon::key) is already spread
+//! evenly over its 128 bits, so the hash tables take its own bits rather than running a
+//! general-purpose hash (SipHash, the standard one) over them.
 //!
 //! The keys are a fixed function of the forms, so someone who wants to could build a corpus
 //! whose keys crowd a few buckets; that makes such a run slower, never wrong.

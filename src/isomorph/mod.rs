@@ -9,10 +9,13 @@
 //! [`transform`] holds the transformations themselves (drawn uniformly from a seed, applied to
 //! a puzzle and its solution alike, composed, inverted, written as text), and [`augment`]
 //! random isomorphs of every puzzle of a corpus, the same for a seed whatever the thread count.
+//! [`key_table`] keeps the keys of many forms in 16 bytes each, for finding isomorphs across
+//! a corpus.
 
 pub mod augment;
 pub mod canon;
 pub mod key_hasher;
+pub mod key_table;
 mod solved;
 pub mod transform;
 

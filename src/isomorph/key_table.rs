@@ -1,0 +1,383 @@
+//! The table of [`key`](super::canon::key)s that finds isomorphs and repeats across a corpus
+//! (`validate --duplicates --isomorphs`, `--against`): for each distinct key, where it was
+//! first seen (an input and a line), in 16 bytes an entry and at most 25 bytes a key at any
+//! size, growth included, plus a fixed cost of at most about 160 KB (the list of sub-tables,
+//! and their first 8 slots each while they hold only a few keys).
+//!
+//! - **Entries.** A key is two hashes below 2^61 (61 bits each); the table keeps 106 of those
+//!   122 bits: the second hash whole with 3 bits of the first in one word, 32 more bits of the
+//!   first in a `u32`, and 10 more in which sub-table holds it. The other `u32` is where the
+//!   key was first seen, as an index into a short list of runs of lines (one per
+//!   input, in practice) that turns it back into an input and a line. A false match needs
+//!   the second hash to agree (a probability below 2^-59, as [`key`](super::canon::key)
+//!   says) and 45 bits of the first (2^-45, taking those bits as random): below 2^-104 for a
+//!   pair of different forms, so below 10^-13 among a billion classes.
+//! - **Growth.** The keys are spread over 1,024 sub-tables by 10 of their bits. Each is an
+//!   open-addressing table with linear probing, at most 4/5 full, that grows by a quarter
+//!   when full (to any size, a key's slot being its mixed bits scaled to the size): it holds
+//!   between 16 / (4/5) = 20 and 25 bytes a key, and while one grows only its old and new
+//!   slots are held together, a thousandth of the whole. The sub-tables fill alike, so all
+//!   grow at about the same time, which is why each grows by a quarter and not by doubling.
+//! - **Past 2^32 - 1 lines.** A key first seen at a place the `u32` cannot index goes to a
+//!   plain hash map beside the table (more bytes a key, the same answers).
+//!
+//! The keys are a fixed function of the forms, so a corpus built to crowd a few slots makes
+//! a run slower, never wrong.
+
+use std::collections::HashMap;
+
+use super::key_hasher::KeyHashing;
+
+/// The bits of a key choosing its sub-table.
+const SUB_BITS: u32 = 10;
+/// The number of sub-tables.
+const SUBS: usize = 1 << SUB_BITS;
+/// `at` of an empty slot; no place has this index.
+const EMPTY: u32 = u32::MAX;
+/// The slots of a sub-table when its first key comes.
+const MIN_SLOTS: usize = 8;
+/// A sub-table holds at most `FULL_NUM / FULL_DEN` of its slots.
+const FULL_NUM: usize = 4;
+const FULL_DEN: usize = 5;
+
+/// A key's kept bits, in the order [`KeyTable`] keeps them: 128 bits, with 122 significant.
+fn packed(key: u128) -> u128 {
+    let (first, second) = ((key >> 64) as u64, key as u64);
+    debug_assert!(first < 1 << 61 && second < 1 << 61, "not a form key");
+    (u128::from(first) << 61) | u128::from(second)
+}
+
+/// One slot: 96 bits of a key and the index of its place (16 bytes).
+#[derive(Debug, Clone, Copy)]
+#[repr(C)]
+struct Slot {
+    lo: u64,
+    hi: u32,
+    at: u32,
+}
+
+const VACANT: Slot = Slot {
+    lo: 0,
+    hi: 0,
+    at: EMPTY,
+};
+
+/// One sub-table: open addressing, linear probing.
+#[derive(Debug, Default)]
+struct Sub {
+    slots: Box<[Slot]>,
+    len: usize,
+}
+
+impl Sub {
+    /// The slot of `lo`'s first probe among `n`: its bits mixed, then scaled to `0..n`.
+    fn home(lo: u64, n: usize) -> usize {
+        let mixed = lo.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        ((u128::from(mixed) * n as u128) >> 64) as usize
+    }
+
+    /// The slot holding `(lo, hi)`, or else the empty slot where it would go (`Err`). There
+    /// is always an empty slot: a sub-table is never full.
+    fn find(&self, lo: u64, hi: u32) -> Result<usize, usize> {
+        let n = self.slots.len();
+        if n == 0 {
+            return Err(0);
+        }
+        let mut i = Sub::home(lo, n);
+        loop {
+            let slot = &self.slots[i];
+            if slot.at == EMPTY {
+                return Err(i);
+            }
+            if slot.lo == lo && slot.hi == hi {
+                return Ok(i);
+            }
+            i += 1;
+            if i == n {
+                i = 0;
+            }
+        }
+    }
+
+    /// Adds a key known to be absent.
+    fn insert(&mut self, slot: Slot) {
+        if (self.len + 1) * FULL_DEN > self.slots.len() * FULL_NUM {
+            self.grow();
+        }
+        let Err(i) = self.find(slot.lo, slot.hi) else {
+            unreachable!("the key is absent")
+        };
+        self.slots[i] = slot;
+        self.len += 1;
+    }
+
+    /// A quarter more slots, every key moved to its place among them.
+    fn grow(&mut self) {
+        let n = self.slots.len();
+        let bigger = (n + n / 4).max(MIN_SLOTS);
+        let old = std::mem::replace(&mut self.slots, vec![VACANT; bigger].into_boxed_slice());
+        for slot in old.iter().filter(|s| s.at != EMPTY) {
+            let mut i = Sub::home(slot.lo, bigger);
+            while self.slots[i].at != EMPTY {
+                i = if i + 1 == bigger { 0 } else { i + 1 };
+            }
+            self.slots[i] = *slot;
+        }
+    }
+}
+
+/// A run of places: input `file`, lines from `first_line`, at indices from `start`.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    start: u64,
+    file: u32,
+    first_line: u64,
+}
+
+/// Where keys were first seen, as `u32` indices: the places of one input, its lines rising,
+/// take consecutive indices from where the previous input's left off, so the list holds one
+/// run for each input (and one more whenever an input's lines go back).
+#[derive(Debug, Default)]
+struct Places {
+    runs: Vec<Run>,
+    /// The first index not yet given.
+    next: u64,
+}
+
+impl Places {
+    /// The index of line `line` of input `file`, or `None` past the last `u32` index.
+    fn index(&mut self, file: u32, line: u64) -> Option<u32> {
+        let run = match self.runs.last() {
+            Some(run) if run.file == file && line >= run.first_line => *run,
+            _ => {
+                let run = Run {
+                    start: self.next,
+                    file,
+                    first_line: line,
+                };
+                self.runs.push(run);
+                run
+            }
+        };
+        let index = run.start.checked_add(line - run.first_line)?;
+        if index >= u64::from(EMPTY) {
+            return None;
+        }
+        self.next = self.next.max(index + 1);
+        Some(index as u32)
+    }
+
+    /// The input and line of `index`.
+    fn place(&self, index: u32) -> (u32, u64) {
+        let index = u64::from(index);
+        let run = self.runs[self.runs.partition_point(|r| r.start <= index) - 1];
+        (run.file, run.first_line + (index - run.start))
+    }
+}
+
+/// The keys seen, each with where it was first seen (the module documentation says how).
+#[derive(Debug)]
+pub struct KeyTable {
+    subs: Vec<Sub>,
+    len: usize,
+    places: Places,
+    /// The keys first seen where `places` has no index for.
+    spill: HashMap<u128, (u32, u64), KeyHashing>,
+}
+
+impl Default for KeyTable {
+    fn default() -> KeyTable {
+        KeyTable::new()
+    }
+}
+
+impl KeyTable {
+    /// An empty table.
+    pub fn new() -> KeyTable {
+        KeyTable {
+            subs: (0..SUBS).map(|_| Sub::default()).collect(),
+            len: 0,
+            places: Places::default(),
+            spill: HashMap::default(),
+        }
+    }
+
+    /// The sub-table and the kept bits of `key`.
+    fn split(key: u128) -> (usize, u64, u32) {
+        let p = packed(key);
+        ((p >> 96) as usize & (SUBS - 1), p as u64, (p >> 64) as u32)
+    }
+
+    /// The distinct keys held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when no key is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Where `key` was first seen (input, line), if it was.
+    pub fn get(&self, key: u128) -> Option<(u32, u64)> {
+        let (s, lo, hi) = KeyTable::split(key);
+        let sub = &self.subs[s];
+        match sub.find(lo, hi) {
+            Ok(i) => Some(self.places.place(sub.slots[i].at)),
+            Err(_) => self.spill.get(&key).copied(),
+        }
+    }
+
+    /// Where `key` was first seen; if it was not, it is now, at line `line` of input `file`,
+    /// which is returned.
+    pub fn first_or_insert(&mut self, key: u128, file: u32, line: u64) -> (u32, u64) {
+        if let Some(first) = self.get(key) {
+            return first;
+        }
+        self.len += 1;
+        match self.places.index(file, line) {
+            Some(at) => {
+                let (s, lo, hi) = KeyTable::split(key);
+                self.subs[s].insert(Slot { lo, hi, at });
+            }
+            None => {
+                self.spill.insert(key, (file, line));
+            }
+        }
+        (file, line)
+    }
+
+    /// The bytes the table holds on the heap beyond its fixed cost: its slots and runs (the
+    /// spilled keys not counted).
+    pub fn heap_bytes(&self) -> usize {
+        self.subs
+            .iter()
+            .map(|s| s.slots.len() * size_of::<Slot>())
+            .sum::<usize>()
+            + self.places.runs.capacity() * size_of::<Run>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key like [`key`](super::super::canon::key)'s: two halves below 2^61, from `n`.
+    fn key_of(n: u64) -> u128 {
+        let mix = |x: u64| {
+            let x = (x ^ (x >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            (x ^ (x >> 29)).wrapping_mul(0x94d0_49bb_1331_11eb) >> 3
+        };
+        (u128::from(mix(2 * n)) << 64) | u128::from(mix(2 * n + 1))
+    }
+
+    #[test]
+    fn slots_are_16_bytes() {
+        assert_eq!(size_of::<Slot>(), 16);
+    }
+
+    #[test]
+    fn keys_are_found_with_their_first_place_across_growth() {
+        let mut t = KeyTable::new();
+        let n = 60_000u64;
+        for i in 0..n {
+            assert_eq!(t.first_or_insert(key_of(i), 0, i + 2), (0, i + 2));
+        }
+        assert_eq!(t.len(), n as usize);
+        // Every sub-table grew several times; every key is still there, at its first line.
+        assert!(t.subs.iter().all(|s| s.slots.len() > MIN_SLOTS * 2));
+        for i in 0..n {
+            assert_eq!(t.first_or_insert(key_of(i), 0, n + 10 + i), (0, i + 2));
+            assert_eq!(t.get(key_of(i)), Some((0, i + 2)));
+        }
+        assert_eq!(t.len(), n as usize);
+        assert_eq!(t.get(key_of(n)), None);
+    }
+
+    #[test]
+    fn memory_stays_within_25_bytes_a_key_at_every_size() {
+        let mut t = KeyTable::new();
+        let mut worst = 0f64;
+        for i in 0..200_000u64 {
+            t.first_or_insert(key_of(i), 0, i + 1);
+            if i >= 20_000 {
+                worst = worst.max(t.heap_bytes() as f64 / t.len() as f64);
+            }
+        }
+        assert!(worst <= 25.5, "{worst} bytes a key");
+        assert!(worst > 20.0, "{worst} bytes a key");
+    }
+
+    #[test]
+    fn keys_that_share_a_slot_or_stored_bits_stay_apart() {
+        let mut t = KeyTable::new();
+        let a = key_of(7);
+        // The same stored bits, another sub-table: a different key.
+        let b = a ^ (1 << 100);
+        // The same sub-table and first word, another `hi`.
+        let c = a ^ (1 << 70);
+        // The same sub-table and `hi`, so most likely the same home slot: another `lo`.
+        let d = a ^ 1;
+        for (k, line) in [(a, 1), (b, 2), (c, 3), (d, 4)] {
+            assert_eq!(t.first_or_insert(k, 0, line), (0, line));
+        }
+        assert_eq!(t.len(), 4);
+        for (k, line) in [(a, 1), (b, 2), (c, 3), (d, 4)] {
+            assert_eq!(t.get(k), Some((0, line)));
+        }
+        // The 16 bits of the first hash that are not kept (its bits 45 to 60) tell no keys
+        // apart: the 2^-45 of the bound.
+        assert_eq!(t.get(a ^ (1 << (64 + 50))), Some((0, 1)));
+        assert_eq!(t.get(a ^ (1 << (64 + 44))), None);
+        // Keys crowded into one sub-table and one home slot are found by probing.
+        let mut crowded = KeyTable::new();
+        for i in 0..500u64 {
+            let k = (u128::from(i) << 64) | 5;
+            assert_eq!(crowded.first_or_insert(k, 0, i), (0, i));
+        }
+        for i in 0..500u64 {
+            assert_eq!(crowded.get((u128::from(i) << 64) | 5), Some((0, i)));
+        }
+    }
+
+    #[test]
+    fn places_come_back_across_several_inputs() {
+        let mut t = KeyTable::new();
+        // Three inputs with a header line, blank lines, and lines from 1.
+        let mut expected = Vec::new();
+        let mut n = 0;
+        for (file, lines) in [(0u32, 2..500u64), (1, 2..900), (2, 1..300)] {
+            for line in lines.filter(|l| l % 7 != 3) {
+                expected.push((key_of(n), (file, line)));
+                assert_eq!(t.first_or_insert(key_of(n), file, line), (file, line));
+                n += 1;
+            }
+        }
+        // An input read again, and one whose lines go back.
+        for line in [10u64, 5, 20] {
+            expected.push((key_of(n), (0, line)));
+            t.first_or_insert(key_of(n), 0, line);
+            n += 1;
+        }
+        for (k, place) in &expected {
+            assert_eq!(t.get(*k), Some(*place));
+            assert_eq!(t.first_or_insert(*k, 2, 10_000), *place);
+        }
+        assert_eq!(t.places.runs.len(), 5);
+    }
+
+    #[test]
+    fn places_past_the_last_index_spill_and_are_still_found() {
+        let mut t = KeyTable::new();
+        let far = u64::from(u32::MAX) + 5;
+        assert_eq!(t.first_or_insert(key_of(1), 0, 1), (0, 1));
+        assert_eq!(t.first_or_insert(key_of(2), 0, far), (0, far));
+        assert_eq!(t.first_or_insert(key_of(3), 1, 7), (1, 7));
+        assert_eq!(t.spill.len(), 1);
+        assert_eq!(t.get(key_of(2)), Some((0, far)));
+        assert_eq!(t.get(key_of(3)), Some((1, 7)));
+        assert_eq!(t.first_or_insert(key_of(2), 1, 9), (0, far));
+        assert_eq!(t.get(key_of(1)), Some((0, 1)));
+        assert_eq!(t.len(), 3);
+    }
+}
