@@ -1,7 +1,9 @@
 //! Puzzles rated within a band of ER: a search towards a target rating drawn at random in the
 //! band ([`rated_puzzle`]), and a search of the neighbourhood of given seed puzzles
-//! ([`rated_around`]). Both move between minimal unique puzzles by [`neighbour`]: a few clues
-//! taken away, a few others put in, the result kept when it has one solution, then minimised.
+//! ([`rated_around`]). Both move between minimal unique puzzles: the first by [`neighbour`], a
+//! few clues taken away and a few others put in at random, the result kept when it has one
+//! solution, then minimised; the second by [`close_neighbour`], which moves as few clues as it
+//! can so that a hard seed's neighbours stay hard.
 
 use std::ops::RangeInclusive;
 use std::sync::atomic::Ordering;
@@ -55,6 +57,83 @@ pub fn neighbour(rng: &mut Rng, puzzle: &Grid, solver: &mut dyn Solver) -> Optio
             }
         }
         if q == *puzzle || !make_unique(rng, &mut q, solver) {
+            continue;
+        }
+        let m = minimise(rng, &q, solver);
+        if m != *puzzle {
+            return Some(m);
+        }
+    }
+    None
+}
+
+/// Solutions enumerated to choose the clue a [`close_neighbour`] puts in.
+const CLOSE_SOLUTIONS: u64 = 32;
+
+/// Clues a [`close_neighbour`] may put in before it gives up a move.
+const CLOSE_ADDED: usize = 3;
+
+/// A minimal puzzle with exactly one solution that differs from `puzzle` (which must have
+/// exactly one) by as little as a clue moved: the hunters' "vicinity" move. One clue (now and
+/// then two) is taken away; of the solutions the rest has (up to `CLOSE_SOLUTIONS`), a digit
+/// that only one or a few of them have in some other blank cell is put in, until one solution
+/// is left (at most `CLOSE_ADDED` digits), and the result is made minimal by [`minimise`].
+///
+/// Unlike [`neighbour`], no digit is put in at random and no clue is added back from a whole
+/// solution, so the puzzle keeps most of the seed's structure: next to a hard puzzle, its
+/// neighbours are often hard too. `None` when no move out of `NEIGHBOUR_TRIES` gives a new
+/// puzzle.
+pub fn close_neighbour(rng: &mut Rng, puzzle: &Grid, solver: &mut dyn Solver) -> Option<Grid> {
+    let mut solutions = Vec::with_capacity(CLOSE_SOLUTIONS as usize);
+    for _ in 0..NEIGHBOUR_TRIES {
+        let mut q = *puzzle;
+        let mut taken = [false; CELLS];
+        for _ in 0..1 + usize::from(rng.below(3) == 0) {
+            if let Some(cell) = pick(rng, &q, |d| d != 0) {
+                q.set(cell, 0);
+                taken[cell] = true;
+            }
+        }
+        let mut unique = false;
+        for _ in 0..=CLOSE_ADDED {
+            solutions.clear();
+            let found = solver.solve_with(&q, Limits::count_to(CLOSE_SOLUTIONS), &mut |g| {
+                solutions.push(*g)
+            });
+            if found.solutions <= 1 {
+                unique = found.solutions == 1;
+                break;
+            }
+            // The (cell, digit) pairs held by the fewest solutions but at least one, in a
+            // blank cell other than those just emptied.
+            let mut counts = [[0u8; 9]; CELLS];
+            for g in &solutions {
+                for (c, &d) in g.cells().iter().enumerate() {
+                    counts[c][d as usize - 1] += 1;
+                }
+            }
+            let all = solutions.len() as u8;
+            let mut fewest = u8::MAX;
+            let mut pairs = Vec::new();
+            for c in (0..CELLS).filter(|&c| q.get(c) == 0 && !taken[c]) {
+                for (d, &n) in counts[c].iter().enumerate() {
+                    if n == 0 || n == all || n > fewest {
+                        continue;
+                    }
+                    if n < fewest {
+                        fewest = n;
+                        pairs.clear();
+                    }
+                    pairs.push((c, d as u8 + 1));
+                }
+            }
+            if pairs.is_empty() {
+                break;
+            }
+            let (c, d) = pairs[rng.below(pairs.len())];
+            q.set(c, d);
+        }
+        if !unique {
             continue;
         }
         let m = minimise(rng, &q, solver);
@@ -216,7 +295,7 @@ pub fn rated_puzzle(
 
 /// A new puzzle rated in `band` (ER in tenths, both ends included) found next to one of
 /// `seeds` (each with exactly one solution): a seed drawn at random, then up to `attempts` of
-/// its [`neighbour`]s rated by `grader` within `budget`, the first in the band (and not itself
+/// its [`close_neighbour`]s rated by `grader` within `budget`, the first in the band (and not itself
 /// a seed) being the answer. `None` when none is, or once the budget's stop flag is set.
 ///
 /// Each neighbour is rated only as far as the band needs ([`Grader::grade_below`]): with no
@@ -240,7 +319,7 @@ pub fn rated_around(
         band.end() + 1
     };
     for _ in 0..attempts.max(1) {
-        let p = neighbour(rng, &seed, counter)?;
+        let p = close_neighbour(rng, &seed, counter)?;
         if seeds.contains(&p) {
             continue;
         }
@@ -286,6 +365,30 @@ mod tests {
             assert!(minimal_unique(&q, &mut *s), "{q}");
             p = q;
         }
+    }
+
+    #[test]
+    fn close_neighbours_are_new_minimal_unique_puzzles_that_keep_most_clues() {
+        let mut s = Strategy::default().solver();
+        let mut rng = Rng::new(6);
+        let mut p = puzzle(&mut rng, &Spec::default(), &mut *s).unwrap();
+        let mut kept = 0;
+        for _ in 0..20 {
+            let q = close_neighbour(&mut rng, &p, &mut *s).expect("a neighbour");
+            assert_ne!(q, p);
+            assert!(minimal_unique(&q, &mut *s), "{q}");
+            let same = (0..CELLS)
+                .filter(|&c| p.get(c) != 0 && q.get(c) == p.get(c))
+                .count();
+            kept += same * 100 / p.clue_count();
+            p = q;
+        }
+        // A clue or two moved, and minimising may drop a few: most clues stay where they were.
+        assert!(
+            kept / 20 >= 70,
+            "{}% of the clues kept on average",
+            kept / 20
+        );
     }
 
     #[test]

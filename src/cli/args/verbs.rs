@@ -88,9 +88,10 @@ pub struct GenerateArgs {
     pub attempts: u64,
 
     /// Find new puzzles next to the puzzles in FILE (hard ones, say) instead of drawing fresh
-    /// ones: each puzzle written is a neighbour of a seed drawn at random (one or two clues
-    /// taken away, one or two digits put in, clues added back until the solution is unique,
-    /// then made minimal) rated within --min-er/--max-er, up to --attempts neighbours tried
+    /// ones: each puzzle written is a close neighbour of a seed drawn at random (one clue, now
+    /// and then two, taken away; then, of the solutions left, a digit only one or a few of them
+    /// have put in another blank cell, up to three times, until the solution is unique; then
+    /// made minimal), so that most of the seed's clues stay, rated within --min-er/--max-er, up to --attempts neighbours tried
     /// per puzzle. Every puzzle written is minimal, has one solution, and is neither a seed nor
     /// written before. FILE holds one puzzle a line (81 characters, `.` or `0` for a blank);
     /// blank lines and lines starting with `#` are skipped; each puzzle must have exactly one
