@@ -206,10 +206,10 @@ struct NestedRemovals {
 /// Grids kept in the nested cache at most, so that memory stays bounded on long searches.
 const NESTED_CACHE_MAX: usize = 16384;
 
-/// Slots: one for the "off" assumption being searched, then the kept "on" chains (see
-/// `cached`).
-const OFF_SLOT: usize = 0;
-const SLOTS: usize = 1;
+/// Slots: one per value of the cell being searched (Nishio chains, which nothing else asks
+/// for), one for the "off" assumption, then the kept "on" chains (see `cached`).
+const OFF_SLOT: usize = 9;
+const SLOTS: usize = 10;
 
 impl Default for Multiple {
     fn default() -> Self {
@@ -319,14 +319,22 @@ impl Multiple {
 
     /// The slot holding the chain from "on" potential `source`, made once per search and
     /// kept: a chain depends only on its source and the search's grid, and every "on" chain
-    /// is asked for by its cell and again by up to three of its digit's units.
+    /// is asked for by its cell and again by up to three of its digit's units. Nishio chains,
+    /// asked for once, are made into `slot`.
     fn chain_in(
         &mut self,
         b: &Board,
         source: usize,
+        slot: usize,
         kind: Kind,
         budget: &Budget,
     ) -> Result<usize, GradeError> {
+        if kind == Kind::Nishio {
+            // Only the cell's own search asks: no need to keep it.
+            self.tick(budget)?;
+            self.chain(b, slot, source, kind, budget);
+            return Ok(slot);
+        }
         let (stamp, s) = self.cached[source];
         if stamp == self.cache_stamp {
             return Ok(s as usize);

@@ -73,7 +73,7 @@ impl Multiple {
         let mut value_slots = [0usize; 9];
         for (index, &v) in values.iter().enumerate() {
             let p_on = key(c, v, true);
-            let vi = self.chain_in(b, p_on, kind, budget)?;
+            let vi = self.chain_in(b, p_on, index, kind, budget)?;
             value_slots[index] = vi;
             if contradiction && self.slots[vi].clash.is_some() {
                 let cx = self.clash_complexity(vi);
@@ -188,7 +188,7 @@ impl Multiple {
                 slots[n] = if x == c {
                     vi
                 } else {
-                    self.chain_in(b, key(x, v, true), kind, budget)?
+                    self.chain_in(b, key(x, v, true), OFF_SLOT, kind, budget)?
                 };
                 n += 1;
             }
@@ -306,7 +306,8 @@ impl Multiple {
             let values: Vec<usize> = digits_of(g.cell[c]).collect();
             let mut value_slots = [0usize; 9];
             for (vi, &v) in values.iter().enumerate() {
-                let Ok(vs) = self.chain_in(g, key(c, v, true), Kind::Multiple, budget) else {
+                let Ok(vs) = self.chain_in(g, key(c, v, true), OFF_SLOT, Kind::Multiple, budget)
+                else {
                     return false;
                 };
                 value_slots[vi] = vs;
@@ -321,7 +322,8 @@ impl Multiple {
                         slots[n] = if x == c {
                             vs
                         } else {
-                            let Ok(s) = self.chain_in(g, key(x, v, true), Kind::Multiple, budget)
+                            let Ok(s) =
+                                self.chain_in(g, key(x, v, true), OFF_SLOT, Kind::Multiple, budget)
                             else {
                                 return false;
                             };
