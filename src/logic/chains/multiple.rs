@@ -176,9 +176,9 @@ pub(crate) struct Multiple {
     since_check: u32,
     /// Set when the budget ran out inside a search: its results are to be dropped.
     aborted: bool,
-    /// Chains on a fixed grid do not depend on who asks: within one search for multiple
-    /// chains, each source's chain is made once, in a slot of its own (index by source key,
-    /// valid while the stamp is the current one).
+    /// A chain depends only on its source and the grid searched, not on who asks: within
+    /// one search, each "on" source's chain is made once, in a slot of its own (index by
+    /// source key, valid while the stamp is the current one).
     cached: Vec<(u32, u16)>,
     cache_stamp: u32,
     next_slot: usize,
@@ -206,11 +206,10 @@ struct NestedRemovals {
 /// Grids kept in the nested cache at most, so that memory stays bounded on long searches.
 const NESTED_CACHE_MAX: usize = 16384;
 
-/// Slots: one per value of the cell being searched, one for the "off" assumption, and the
-/// rest for the other places of a digit in a unit.
+/// Slots: one per value of the cell being searched (Nishio chains, which nothing else asks
+/// for), one for the "off" assumption, then the kept "on" chains (see `cached`).
 const OFF_SLOT: usize = 9;
-const REGION_SLOT: usize = 10;
-const SLOTS: usize = 19;
+const SLOTS: usize = 10;
 
 impl Default for Multiple {
     fn default() -> Self {
@@ -290,12 +289,7 @@ impl Multiple {
         budget: &Budget,
     ) -> Result<(), GradeError> {
         self.aborted = false;
-        self.cache_stamp = self.cache_stamp.wrapping_add(1);
-        if self.cache_stamp == 0 {
-            self.cached.fill((0, 0));
-            self.cache_stamp = 1;
-        }
-        self.next_slot = SLOTS;
+        self.new_cache();
         if self.cache_base.as_deref() != Some(b) {
             self.nested_cache.clear();
             self.cache_base = Some(Box::new(*b));
@@ -313,8 +307,20 @@ impl Multiple {
         Ok(())
     }
 
-    /// The slot holding the chain from `source`: for chains on a fixed grid, made once per
-    /// search and kept; otherwise made now into `slot`.
+    /// Forgets the chains kept: a new grid is to be searched.
+    fn new_cache(&mut self) {
+        self.cache_stamp = self.cache_stamp.wrapping_add(1);
+        if self.cache_stamp == 0 {
+            self.cached.fill((0, 0));
+            self.cache_stamp = 1;
+        }
+        self.next_slot = SLOTS;
+    }
+
+    /// The slot holding the chain from "on" potential `source`, made once per search and
+    /// kept: a chain depends only on its source and the search's grid, and every "on" chain
+    /// is asked for by its cell and again by up to three of its digit's units. Nishio chains,
+    /// asked for once, are made into `slot`.
     fn chain_in(
         &mut self,
         b: &Board,
@@ -323,7 +329,8 @@ impl Multiple {
         kind: Kind,
         budget: &Budget,
     ) -> Result<usize, GradeError> {
-        if kind.dynamic() {
+        if kind == Kind::Nishio {
+            // Only the cell's own search asks: no need to keep it.
             self.tick(budget)?;
             self.chain(b, slot, source, kind, budget);
             return Ok(slot);

@@ -10,7 +10,7 @@ use super::super::nested::{
 use super::super::unary::Best;
 use super::super::{SortKey, cell_of, conjugate, digit_of, is_on, key};
 use super::collect::Targets;
-use super::{Kind, Multiple, NO_NEST, OFF_SLOT, REGION_SLOT, Slot};
+use super::{Kind, Multiple, NO_NEST, OFF_SLOT, Slot};
 use crate::logic::{Budget, GradeError};
 
 impl Multiple {
@@ -188,7 +188,7 @@ impl Multiple {
                 slots[n] = if x == c {
                     vi
                 } else {
-                    self.chain_in(b, key(x, v, true), REGION_SLOT + n - 1, kind, budget)?
+                    self.chain_in(b, key(x, v, true), OFF_SLOT, kind, budget)?
                 };
                 n += 1;
             }
@@ -294,6 +294,8 @@ impl Multiple {
         budget: &Budget,
     ) -> bool {
         out.clear();
+        self.aborted = false;
+        self.new_cache();
         for c in cells_of(g.empty) {
             if g.cell[c].count_ones() <= 2 {
                 continue;
@@ -302,8 +304,13 @@ impl Multiple {
                 return false;
             }
             let values: Vec<usize> = digits_of(g.cell[c]).collect();
+            let mut value_slots = [0usize; 9];
             for (vi, &v) in values.iter().enumerate() {
-                self.chain(g, vi, key(c, v, true), Kind::Multiple, budget);
+                let Ok(vs) = self.chain_in(g, key(c, v, true), OFF_SLOT, Kind::Multiple, budget)
+                else {
+                    return false;
+                };
+                value_slots[vi] = vs;
                 for &u in &CELL_UNITS[c] {
                     let places = g.digit[v] & UNIT_MASK[u as usize];
                     if places.count_ones() < 2 || places.trailing_zeros() as usize != c {
@@ -312,20 +319,23 @@ impl Multiple {
                     let mut slots = [0usize; 9];
                     let mut n = 0;
                     for x in cells_of(places) {
-                        if x == c {
-                            slots[n] = vi;
+                        slots[n] = if x == c {
+                            vs
                         } else {
-                            let s = REGION_SLOT + n - 1;
-                            self.chain(g, s, key(x, v, true), Kind::Multiple, budget);
-                            slots[n] = s;
-                        }
+                            let Ok(s) =
+                                self.chain_in(g, key(x, v, true), OFF_SLOT, Kind::Multiple, budget)
+                            else {
+                                return false;
+                            };
+                            s
+                        };
                         n += 1;
                     }
                     let kind = CELL_UNITS[c].iter().position(|&w| w == u).unwrap() as u8;
                     self.collect_common(base, g, &slots[..n], Cause::Unit(kind), 6, out);
                 }
             }
-            let slots: Vec<usize> = (0..values.len()).collect();
+            let slots = value_slots[..values.len()].to_vec();
             self.collect_common(base, g, &slots, Cause::Cell, 5, out);
         }
         sort_and_dedup(out);
