@@ -12,7 +12,7 @@ use crate::solver::{Limits, Solver};
 mod fill;
 mod search;
 
-pub use search::{neighbour, rated_around, rated_puzzle};
+pub use search::{close_neighbour, neighbour, rated_around, rated_puzzle};
 
 /// A seeded SplitMix64 random number generator: fast, tiny and stable across versions.
 #[derive(Debug, Clone)]
