@@ -24,7 +24,7 @@ mod symmetry;
 pub use minimal::{minimal_puzzle, minimise};
 pub use mixed::{Kind, mixed_puzzle};
 pub use rng::{Rng, puzzle_rng};
-pub use search::{neighbour, rated_around, rated_puzzle};
+pub use search::{close_neighbour, neighbour, rated_around, rated_puzzle};
 pub use symmetry::{Symmetry, symmetric_puzzle};
 
 /// Fewer clues never give exactly one solution (McGuire, Tugemann and Civario, 2012).

@@ -295,8 +295,8 @@ pub fn rated_puzzle(
 
 /// A new puzzle rated in `band` (ER in tenths, both ends included) found next to one of
 /// `seeds` (each with exactly one solution): a seed drawn at random, then up to `attempts` of
-/// its [`close_neighbour`]s rated by `grader` within `budget`, the first in the band (and not itself
-/// a seed) being the answer. `None` when none is, or once the budget's stop flag is set.
+/// its [`close_neighbour`]s rated by `grader` within `budget`, the first in the band (and not
+/// itself a seed) being the answer. `None` when none is, or once the budget's stop flag is set.
 ///
 /// Each neighbour is rated only as far as the band needs ([`Grader::grade_below`]): with no
 /// upper end, until it is known to be at least the band's start; otherwise until it is known
