@@ -5,7 +5,8 @@
 //! line's copies of a text file of the same puzzles, whatever the thread count. The arrays are
 //! made first (the GIL held) and filled in place by the library's pool with the GIL released,
 //! each task writing the rows of its own puzzles: no row is copied twice. The puzzles go in
-//! slabs, between which the calling thread looks for Ctrl-C.
+//! slabs, between which the calling thread looks for Ctrl-C. On request a third array holds
+//! each copy's transformation as [`TRANSFORM_WIDTH`] numbers.
 
 use numpy::{PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -30,12 +31,23 @@ const SLAB: usize = 64 * TASK;
 /// A puzzle that cannot be augmented: its position and why.
 type Refused = (usize, String);
 
-/// The arrays of puzzles and of solutions.
-type Pairs<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray2<u8>>);
+/// The numbers of one transformation: 1 if it transposes first, the 9 rows of the (transposed)
+/// original that rows 0 to 8 of the copy are (0-based), the 9 columns likewise, and what digits
+/// 1 to 9 become: `augment --with-transform`'s text form as numbers.
+const TRANSFORM_WIDTH: usize = 28;
+
+/// The arrays of puzzles and of solutions, and of transformations if asked for.
+type Copies<'py> = (
+    Bound<'py, PyArray2<u8>>,
+    Bound<'py, PyArray2<u8>>,
+    Option<Bound<'py, PyArray2<u8>>>,
+);
 
 /// `copies` random isomorphs of every puzzle and of its solution: arrays of shape
-/// (N * copies, 81), row `i * copies + k` being copy `k` of puzzle `i`.
+/// (N * copies, 81), row `i * copies + k` being copy `k` of puzzle `i`; with `with_transform`
+/// also the (N * copies, [`TRANSFORM_WIDTH`]) array of the transformations.
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 pub fn augment<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
@@ -44,7 +56,8 @@ pub fn augment<'py>(
     solutions: Option<&Bound<'py, PyAny>>,
     threads: usize,
     first_line: u64,
-) -> PyResult<Pairs<'py>> {
+    with_transform: bool,
+) -> PyResult<Copies<'py>> {
     if copies == 0 {
         return Err(PyValueError::new_err("copies=0: ask for 1 or more"));
     }
@@ -70,20 +83,56 @@ pub fn augment<'py>(
         })?;
     let out_puzzles = PyArray2::<u8>::zeros(py, [rows, CELLS], false);
     let out_solutions = PyArray2::<u8>::zeros(py, [rows, CELLS], false);
+    let job = Job {
+        puzzles: &puzzles,
+        solutions: solutions.as_ref(),
+        copies,
+        seed,
+        first_line,
+    };
     {
         let mut p = out_puzzles.readwrite();
         let mut s = out_solutions.readwrite();
-        let (p, s) = (p.as_slice_mut()?, s.as_slice_mut()?);
-        let job = Job {
-            puzzles: &puzzles,
-            solutions: solutions.as_ref(),
-            copies,
-            seed,
-            first_line,
-        };
-        fill(py, threads, &job, p, s)?;
+        fill(py, threads, &job, p.as_slice_mut()?, s.as_slice_mut()?)?;
     }
-    Ok((out_puzzles, out_solutions))
+    // The transformations are drawn again (the same for the same seed and line), on the pool:
+    // cheap beside the copies, and no cost when not asked for.
+    let transforms = with_transform
+        .then(|| transforms(py, threads, &job, rows))
+        .transpose()?;
+    Ok((out_puzzles, out_solutions, transforms))
+}
+
+/// The transformations of every copy, [`TRANSFORM_WIDTH`] numbers a row.
+fn transforms<'py>(
+    py: Python<'py>,
+    threads: usize,
+    job: &Job,
+    rows: usize,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let pool = parallel::pool(threads)?;
+    let out = PyArray2::<u8>::zeros(py, [rows, TRANSFORM_WIDTH], false);
+    {
+        let mut t = out.readwrite();
+        let t = t.as_slice_mut()?;
+        let per_puzzle = job.copies * TRANSFORM_WIDTH;
+        py.detach(|| {
+            pool.install(|| {
+                t.par_chunks_mut(per_puzzle)
+                    .enumerate()
+                    .for_each(|(i, rows)| {
+                        let drawn = copies(job.seed, 0, job.first_line + i as u64);
+                        for (row, t) in rows.chunks_exact_mut(TRANSFORM_WIDTH).zip(drawn) {
+                            row[0] = u8::from(t.transposes());
+                            row[1..10].copy_from_slice(&t.rows());
+                            row[10..19].copy_from_slice(&t.cols());
+                            row[19..28].copy_from_slice(&t.digits());
+                        }
+                    })
+            })
+        });
+    }
+    Ok(out)
 }
 
 /// What every task reads.

@@ -2,10 +2,12 @@
 //! `sudoku-batch canon`.
 //!
 //! Each worker keeps one library [`Worker`] (its canonicaliser's buffers) for all its records
-//! and makes each chunk's record batch of [`CANON_COLUMNS`] itself. Puzzles are not solved.
+//! and makes each chunk's record batch of [`CANON_COLUMNS`] (with a split, [`SPLIT_COLUMNS`])
+//! itself. Puzzles are not solved.
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use sudoku_batch::pipeline::canon::{CANON_COLUMNS, Canon, canon_values};
+use sudoku_batch::pipeline::canon::{CANON_COLUMNS, Canon, SPLIT_COLUMNS, Split, canon_values};
 use sudoku_batch::pipeline::solve::{SolveOptions, Worker};
 
 use crate::columns::{Columns, schema, table};
@@ -13,21 +15,31 @@ use crate::input::Puzzles;
 use crate::parallel;
 use crate::solve::{check_lines, stoppable};
 
-/// Canonicalises every puzzle; one row per puzzle, in order.
+/// Canonicalises every puzzle; one row per puzzle, in order. With `split` (names and shares,
+/// dealt with `split_seed`), each row also names its class's part.
 #[pyfunction]
 pub fn canon(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
     threads: usize,
     first_line: u64,
+    split: Option<Vec<(String, u32)>>,
+    split_seed: u64,
 ) -> PyResult<Py<PyAny>> {
     let puzzles = Puzzles::extract(puzzles, "puzzles")?;
     check_lines(first_line, puzzles.len())?;
+    let split = split
+        .map(|parts| Split::new(parts, split_seed))
+        .transpose()
+        .map_err(|why| PyValueError::new_err(format!("split: {why}")))?;
     let options = SolveOptions {
         canon: Canon::Only,
         ..SolveOptions::default()
     };
-    let schema = schema(&CANON_COLUMNS);
+    let schema = match split {
+        None => schema(&CANON_COLUMNS),
+        Some(_) => schema(&SPLIT_COLUMNS),
+    };
     let mut batches = Vec::new();
     parallel::run(
         py,
@@ -39,7 +51,10 @@ pub fn canon(
             let mut chunk = Columns::new(schema.clone(), range.len());
             for i in range {
                 let row = worker.row(puzzles.record(i, first_line), &options);
-                chunk.push(&canon_values(&row));
+                match &split {
+                    None => chunk.push(&canon_values(&row)),
+                    Some(split) => chunk.push(&split.values(&row)),
+                }
             }
             chunk.batch()
         },

@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import secrets
 import warnings
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Mapping, Optional, Tuple
 
 import numpy as np
 import pyarrow as pa
@@ -48,6 +48,7 @@ from ._results import read_results
 __all__ = [
     "__version__",
     "CANON_COLUMNS",
+    "SPLIT_COLUMNS",
     "COLUMNS",
     "GRADE_COLUMNS",
     "RULESETS",
@@ -85,6 +86,9 @@ GRADE_COLUMNS = (
 
 #: The columns of :func:`canon`'s table, those of ``sudoku-batch canon``.
 CANON_COLUMNS = ("line", "puzzle", "status", "canonical", "automorphisms", "error")
+
+#: The columns of :func:`canon`'s table with a ``split``, those of ``sudoku-batch canon --split``.
+SPLIT_COLUMNS = ("line", "puzzle", "status", "canonical", "automorphisms", "part", "error")
 
 #: The ladders of techniques :func:`grade` can follow, the default (``"sukaku"``) first.
 RULESETS = ("sukaku", "classic")
@@ -297,6 +301,8 @@ def canon(
     *,
     threads: Optional[int] = None,
     first_line: int = 1,
+    split: Optional[Mapping[str, int]] = None,
+    split_seed: int = 0,
 ) -> pa.Table:
     """Every puzzle's canonical form, as ``sudoku-batch canon``.
 
@@ -315,22 +321,35 @@ def canon(
         puzzles: the puzzles (see the module's documentation for the accepted types).
         threads: worker threads; ``None`` (or 0) for one per CPU this process may use.
         first_line: the ``line`` of the first puzzle; the next ones count on from it.
+        split: deal the isomorph classes into named parts with these shares, such as
+            ``{"train": 8, "test": 2}`` (80% and 20% of the classes, not of the records), as
+            ``sudoku-batch canon --split train=8,test=2``: adds a ``part`` column, after
+            ``automorphisms``, naming the part of each puzzle (null for an invalid record).
+            Every isomorph of a puzzle, and so every repeat, lands in the same part, so that no
+            test puzzle is an isomorph of a training one. Two parts or more, in the order
+            given; whole shares, at least one above 0.
+        split_seed: the seed, 0 to 2**64 - 1, that deals the classes into ``split``'s parts:
+            the same puzzles and seed always give the same parts, another seed another split.
 
     Returns:
-        A ``pyarrow.Table`` with the columns :data:`CANON_COLUMNS`. ``status`` is ``ok``, or
-        ``invalid`` with the reason in ``error`` and null ``canonical`` and ``automorphisms``;
-        ``automorphisms`` (``uint64``) counts the distinct ways the puzzle maps onto its form
-        (1 for an asymmetric puzzle). Equal forms are isomorphs: ``t.column("canonical")
-        .unique()`` holds the essentially different puzzles.
+        A ``pyarrow.Table`` with the columns :data:`CANON_COLUMNS` (with ``split``,
+        :data:`SPLIT_COLUMNS`). ``status`` is ``ok``, or ``invalid`` with the reason in
+        ``error`` and null ``canonical`` and ``automorphisms``; ``automorphisms``
+        (``uint64``) counts the distinct ways the puzzle maps onto its form (1 for an
+        asymmetric puzzle). Equal forms are isomorphs: ``t.column("canonical").unique()``
+        holds the essentially different puzzles.
 
     Raises:
-        TypeError: as :func:`solve`.
-        ValueError: as :func:`solve`.
+        TypeError: as :func:`solve`; or ``split`` is not a mapping of names to whole shares.
+        ValueError: as :func:`solve`; or ``split`` has fewer than two parts, an empty name or
+            no share above 0.
     """
     return _native.canon(
         _puzzles(puzzles, "puzzles"),
         _threads(threads),
         _count(first_line, "first_line"),
+        None if split is None else _split(split),
+        _count(split_seed, "split_seed"),
     )
 
 
@@ -408,7 +427,8 @@ def augment(
     solutions: Any = None,
     threads: Optional[int] = None,
     first_line: int = 1,
-) -> Tuple[np.ndarray, np.ndarray]:
+    with_transform: bool = False,
+) -> Tuple[np.ndarray, ...]:
     """Random isomorphs of every puzzle, each with its solution transformed alike, as
     ``sudoku-batch augment`` makes them: for a training data loader.
 
@@ -433,10 +453,21 @@ def augment(
             solver, counting to 2), which costs more than transforming it.
         threads: worker threads; ``None`` (or 0) for one per CPU this process may use.
         first_line: the line of the first puzzle, which with ``seed`` picks its copies.
+        with_transform: also return each copy's transformation (to map a model's output back
+            onto the original, say).
 
     Returns:
         ``(puzzles, solutions)``: two ``uint8`` arrays of shape (N * copies, 81), ``0`` for a
-        blank; row ``i * copies + k`` is copy ``k`` of puzzle ``i``.
+        blank; row ``i * copies + k`` is copy ``k`` of puzzle ``i``. With ``with_transform``,
+        ``(puzzles, solutions, transforms)``: ``transforms`` is a ``uint8`` array of shape
+        (N * copies, 28), the numbers of ``sudoku-batch augment --with-transform``'s text
+        form: ``t[0]`` is 1 when the original is transposed first; row ``r`` of the copy is
+        row ``t[1 + r]`` of the (transposed) original and column ``c`` is its column
+        ``t[10 + c]`` (0-based); digit ``d`` becomes ``t[18 + d]``. With ``g`` an original
+        as a (9, 9) array::
+
+            g = g.T if t[0] else g
+            copy = np.concatenate(([0], t[19:28]))[g[t[1:10]][:, t[10:19]]]
 
     Raises:
         TypeError: as :func:`solve`.
@@ -444,14 +475,36 @@ def augment(
             solution is not one (the message names the first such position, ``puzzles[12]:
             more than one solution: ...``); or an option is out of range.
     """
-    return _native.augment(
+    puzzles_out, solutions_out, transforms = _native.augment(
         _puzzles(puzzles, "puzzles"),
         _count(copies, "copies", minimum=1),
         secrets.randbits(64) if seed is None else _count(seed, "seed"),
         None if solutions is None else _puzzles(solutions, "solutions"),
         _threads(threads),
         _count(first_line, "first_line"),
+        bool(with_transform),
     )
+    if transforms is None:
+        return puzzles_out, solutions_out
+    return puzzles_out, solutions_out, transforms
+
+
+def _split(split: Any) -> List[Tuple[str, int]]:
+    """``split`` as the native module takes it: (name, share) pairs in order."""
+    if not isinstance(split, Mapping):
+        raise TypeError(
+            f"split: expected a mapping such as {{'train': 8, 'test': 2}}, "
+            f"got {type(split).__name__}"
+        )
+    parts = []
+    for name, share in split.items():
+        if not isinstance(name, str):
+            raise TypeError(f"split: part names are str, got {type(name).__name__}")
+        share = _count(share, f"split[{name!r}]")
+        if share > 2**32 - 1:
+            raise ValueError(f"split[{name!r}]={share}: shares go up to 2**32 - 1")
+        parts.append((name, share))
+    return parts
 
 
 def _count(value: Any, name: str, minimum: int = 0) -> int:

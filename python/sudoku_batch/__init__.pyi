@@ -1,7 +1,7 @@
 """Type stubs of ``sudoku_batch``; the docstrings are in ``__init__.py``."""
 
 import os
-from typing import Iterable, Optional, Sequence, Tuple, Union
+from typing import Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +20,7 @@ Puzzles = Union[
 
 __version__: str
 CANON_COLUMNS: Tuple[str, ...]
+SPLIT_COLUMNS: Tuple[str, ...]
 COLUMNS: Tuple[str, ...]
 GRADE_COLUMNS: Tuple[str, ...]
 RULESETS: Tuple[str, ...]
@@ -70,6 +71,8 @@ def canon(
     *,
     threads: Optional[int] = None,
     first_line: int = 1,
+    split: Optional[Mapping[str, int]] = None,
+    split_seed: int = 0,
 ) -> pa.Table: ...
 def generate(
     count: int,
@@ -95,4 +98,5 @@ def augment(
     solutions: Optional[Puzzles] = None,
     threads: Optional[int] = None,
     first_line: int = 1,
-) -> Tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]: ...
+    with_transform: bool = False,
+) -> Tuple[npt.NDArray[np.uint8], ...]: ...

@@ -48,6 +48,8 @@ FUNCTIONS = {
     "validate": sudoku_batch.validate,
     "grade": sudoku_batch.grade,
     "generate": sudoku_batch.generate,
+    "canon": sudoku_batch.canon,
+    "augment": sudoku_batch.augment,
 }
 
 # Commands with no Python function: `explain` prints one puzzle's steps for a reader, `bench`

@@ -73,6 +73,35 @@ def test_copies_are_isomorphs_that_carry_the_solution(puzzles, tmp_path: Path):
     assert len({row.tobytes() for row in p}) == 1500
 
 
+def test_transforms_are_the_command_lines_and_make_the_copies(puzzles):
+    p, s, t = sudoku_batch.augment(puzzles[:50], copies=4, seed=3, with_transform=True, threads=2)
+    assert t.shape == (200, 28) and t.dtype == np.uint8
+    plain = sudoku_batch.augment(puzzles[:50], copies=4, seed=3)
+    assert len(plain) == 2 and (plain[0] == p).all() and (plain[1] == s).all()
+    originals = np.repeat(cells(puzzles[:50]), 4, axis=0)
+    solutions = np.repeat(cells(sudoku_batch.solve(puzzles[:50]).column("solution").to_pylist()), 4, axis=0)
+    # The docstring's recipe turns each original into its copy.
+    for i, row in enumerate(t):
+        for original, copy in ((originals[i], p[i]), (solutions[i], s[i])):
+            g = original.reshape(9, 9)
+            g = g.T if row[0] else g
+            made = np.concatenate(([0], row[19:28]))[g[row[1:10]][:, row[10:19]]]
+            assert (made.reshape(81) == copy).all(), (i, row)
+    # The numbers are the command line's text form.
+    text = [
+        ("T" if row[0] else "")
+        + "R" + "".join(str(x + 1) for x in row[1:10])
+        + "C" + "".join(str(x + 1) for x in row[10:19])
+        + "D" + "".join(str(x) for x in row[19:28])
+        for row in t
+    ]
+    _, _, again = sudoku_batch.augment(puzzles[:50], copies=4, seed=3, with_transform=True, threads=1)
+    assert (again == t).all()
+    assert len(set(text)) == 200
+    for i, (row_text, original) in enumerate(zip(text, originals)):
+        assert (apply_text(row_text, original) == p[i]).all()
+
+
 def test_a_seed_gives_the_same_copies_whatever_the_threads(puzzles):
     many = puzzles * 4  # 1,200 puzzles: several tasks for each thread
     one = sudoku_batch.augment(many, copies=3, seed=2**64 - 1, threads=1)

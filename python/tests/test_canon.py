@@ -4,6 +4,7 @@ on arrays."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import sudoku_batch
 from conftest import REPO, SAMPLE, assert_same_rows, cli_rows, records, renumbered
@@ -37,3 +38,39 @@ def test_an_array_and_its_transposed_isomorphs_share_their_forms():
     a = sudoku_batch.canon(grids).column("canonical").to_pylist()
     b = sudoku_batch.canon(relabelled, first_line=7).column("canonical").to_pylist()
     assert a == b == [r[1] for r in rows]
+
+
+def test_a_split_is_the_command_lines_and_keeps_isomorphs_together(mixed_file, tmp_path):
+    lines, texts = records(mixed_file)
+    table = sudoku_batch.canon(texts, split={"train": 8, "test": 2}, split_seed=5)
+    assert tuple(table.column_names) == sudoku_batch.SPLIT_COLUMNS
+    expected = cli_rows(["canon", str(mixed_file), "--split", "train=8,test=2", "--split-seed", "5"])
+    assert_same_rows(table, expected)
+    # Isomorphs of many puzzles, and the puzzles: each class in one part, both parts used.
+    puzzles = sudoku_batch.generate(400, seed=11)
+    copies, _ = sudoku_batch.augment(puzzles, copies=2, seed=1)
+    both = sudoku_batch.canon(
+        np.concatenate([copies, copies[::-1]]), split={"train": 1, "test": 1}
+    )
+    parts = {}
+    for form, part in zip(both.column("canonical").to_pylist(), both.column("part").to_pylist()):
+        assert parts.setdefault(form, part) == part
+    assert len(parts) == 400
+    assert 150 < sum(p == "test" for p in parts.values()) < 250
+    # Another seed, another deal.
+    other = sudoku_batch.canon(copies, split={"train": 1, "test": 1}, split_seed=1)
+    assert other.column("part").to_pylist() != both.column("part").to_pylist()[:800]
+
+
+def test_bad_splits_are_refused():
+    for split, error, message in (
+        ({"train": 8}, ValueError, "two parts or more"),
+        ({"train": 0, "test": 0}, ValueError, "two parts or more"),
+        ({"train": 8, "": 2}, ValueError, "empty name"),
+        ({"train": -1, "test": 2}, ValueError, "must be from 0"),
+        ({"train": 2**32, "test": 2}, ValueError, "2\\*\\*32 - 1"),
+        ({"train": 1.5, "test": 2}, TypeError, "expected an int"),
+        (["train", "test"], TypeError, "expected a mapping"),
+    ):
+        with pytest.raises(error, match=message):
+            sudoku_batch.canon(["." * 81], split=split)

@@ -1,13 +1,10 @@
 //! `sudoku-batch canon`: every puzzle's canonical form, through the pipeline of `solve`, with
 //! the count of essentially different puzzles in the summary.
 
-use sudoku_batch::isomorph::augment::split_part;
-use sudoku_batch::isomorph::canon::key;
 use sudoku_batch::pipeline;
-use sudoku_batch::pipeline::canon::{CANON_COLUMNS, Canon, Classes, canon_values};
+use sudoku_batch::pipeline::canon::{Canon, Classes, SPLIT_COLUMNS, Split};
 use sudoku_batch::pipeline::read::Source;
 use sudoku_batch::pipeline::solve::{SolveOptions, Status};
-use sudoku_batch::pipeline::write::{Field, Kind, Value};
 use sudoku_batch::pipeline::{Config, Output, RunError};
 
 use std::io::Write;
@@ -64,23 +61,12 @@ fn run_split(
     seed: u64,
     progress: bool,
 ) -> Result<Summary, RunError> {
-    let names: Vec<&str> = split.0.iter().map(|(name, _)| name.as_str()).collect();
-    let shares: Vec<u32> = split.0.iter().map(|&(_, share)| share).collect();
-    let columns: Vec<Field> = CANON_COLUMNS[..5]
-        .iter()
-        .copied()
-        .chain([Field::new("part", Kind::Category), CANON_COLUMNS[5]])
-        .collect();
+    let split = Split::new(split.0.clone(), seed).expect("parts checked when read");
     let mut classes = Classes::default();
     let bar = Bar::new(progress);
-    let summary = pipeline::run_with(config, &columns, &mut |p| bar.update(p), |w, row| {
+    let summary = pipeline::run_with(config, &SPLIT_COLUMNS, &mut |p| bar.update(p), |w, row| {
         classes.add(row);
-        let [line, puzzle, status, form, automorphisms, error] = canon_values(row);
-        let part = row.canonical.as_ref().map_or(Value::Empty, |f| {
-            // The low half of the form's key: every isomorph has the same.
-            Value::Text(names[split_part(key(&f.grid) as u64, seed, &shares)])
-        });
-        w.write_row(&[line, puzzle, status, form, automorphisms, part, error])
+        w.write_row(&split.values(row))
     });
     bar.finish();
     let mut summary = summary?;

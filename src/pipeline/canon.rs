@@ -1,10 +1,13 @@
 //! The canonical-form stage: each puzzle's canonical form and number of automorphisms
 //! ([`isomorph::canon`](crate::isomorph::canon)) found on the worker threads, the columns of
-//! `canon`'s rows, and the count of the distinct forms a run saw.
+//! `canon`'s rows, the parts of `canon --split`, and the count of the distinct forms a run
+//! saw.
 
 use super::read::RecordInput;
 use super::solve::Row;
 use super::write::{Field, Kind, Value};
+use crate::grid::Grid;
+use crate::isomorph::augment::split_part;
 use crate::isomorph::canon::key;
 
 /// Whether the worker threads find each puzzle's canonical form.
@@ -45,6 +48,73 @@ pub fn canon_values(row: &Row) -> [Value<'_>; 6] {
         form.map_or(Value::Empty, |f| Value::Number(u64::from(f.automorphisms))),
         Value::Text(error),
     ]
+}
+
+/// The columns of `canon --split`'s results: [`CANON_COLUMNS`] with `part` before `error`.
+pub const SPLIT_COLUMNS: [Field; 7] = {
+    let c = CANON_COLUMNS;
+    [
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        Field::new("part", Kind::Category),
+        c[5],
+    ]
+};
+
+/// Named parts (train, test, ...) with their shares of the isomorph classes, and the seed that
+/// deals the classes into them ([`split_part`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    names: Vec<String>,
+    shares: Vec<u32>,
+    seed: u64,
+}
+
+impl Split {
+    /// The parts `parts` (name and share, in order) dealt with `seed`; refused, with the reason,
+    /// unless there are two or more, with distinct non-empty names, at least one share above 0.
+    pub fn new(parts: Vec<(String, u32)>, seed: u64) -> Result<Split, String> {
+        let mut names: Vec<String> = Vec::with_capacity(parts.len());
+        let mut shares = Vec::with_capacity(parts.len());
+        for (name, share) in parts {
+            if name.trim().is_empty() {
+                return Err("a part has an empty name".into());
+            }
+            if names.contains(&name) {
+                return Err(format!("the part `{name}` is named twice"));
+            }
+            names.push(name);
+            shares.push(share);
+        }
+        if names.len() < 2 || shares.iter().all(|&share| share == 0) {
+            return Err("give two parts or more, at least one with a share above 0".into());
+        }
+        Ok(Split {
+            names,
+            shares,
+            seed,
+        })
+    }
+
+    /// The part of the puzzle whose canonical form is `form`: the same for all its isomorphs.
+    pub fn part(&self, form: &Grid) -> &str {
+        // The low half of the form's key: every isomorph has the same.
+        &self.names[split_part(key(form) as u64, self.seed, &self.shares)]
+    }
+
+    /// The [`SPLIT_COLUMNS`] of a row: [`canon_values`] with the part of its class, empty for
+    /// a record that is not a puzzle.
+    pub fn values<'a>(&'a self, row: &'a Row) -> [Value<'a>; 7] {
+        let [line, puzzle, status, form, automorphisms, error] = canon_values(row);
+        let part = row
+            .canonical
+            .as_ref()
+            .map_or(Value::Empty, |f| Value::Text(self.part(&f.grid)));
+        [line, puzzle, status, form, automorphisms, part, error]
+    }
 }
 
 /// The distinct canonical forms seen, as their [`key`]s: appended as they come and, every time
@@ -92,7 +162,22 @@ impl Classes {
 
 #[cfg(test)]
 mod tests {
-    use super::Classes;
+    use super::{Classes, Split};
+
+    #[test]
+    fn a_split_needs_two_named_parts_and_a_share() {
+        let parts = |p: &[(&str, u32)]| p.iter().map(|&(n, s)| (n.to_string(), s)).collect();
+        assert!(Split::new(parts(&[("train", 8), ("test", 2)]), 0).is_ok());
+        assert!(Split::new(parts(&[("train", 0), ("test", 1)]), 0).is_ok());
+        for bad in [
+            &[("train", 8)][..],
+            &[("train", 0), ("test", 0)],
+            &[("train", 8), ("train", 2)],
+            &[("train", 8), (" ", 2)],
+        ] {
+            assert!(Split::new(parts(bad), 0).is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn classes_count_each_key_once_across_the_sorts() {

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use sudoku_batch::pipeline::canon::Split;
 
 use super::*;
 
@@ -405,7 +406,7 @@ pub struct CanonArgs {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SplitShares(pub Vec<(String, u32)>);
 
-/// Reads `train=8,test=2`: distinct non-empty names, whole shares, at least one above 0.
+/// Reads `train=8,test=2`: NAME=SHARE items, whole shares, with [`Split::new`]'s rules.
 fn parse_split(text: &str) -> Result<SplitShares, String> {
     let mut parts: Vec<(String, u32)> = Vec::new();
     for item in text.split(',') {
@@ -416,18 +417,13 @@ fn parse_split(text: &str) -> Result<SplitShares, String> {
         if name.is_empty() {
             return Err(format!("`{item}` has no name before `=`"));
         }
-        if parts.iter().any(|(n, _)| n == name) {
-            return Err(format!("the part `{name}` is named twice"));
-        }
         let share = share
             .trim()
             .parse::<u32>()
             .map_err(|_| format!("`{item}`: the share must be a whole number"))?;
         parts.push((name.to_string(), share));
     }
-    if parts.len() < 2 || parts.iter().all(|(_, share)| *share == 0) {
-        return Err("give two parts or more, at least one with a share above 0".into());
-    }
+    Split::new(parts.clone(), 0)?;
     Ok(SplitShares(parts))
 }
 
