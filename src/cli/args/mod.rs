@@ -1,6 +1,6 @@
 //! Command-line arguments: clap derive structs whose doc comments are the `--help` text. This
 //! module holds the command and the exit codes; `groups` the argument groups the verbs share,
-//! `verbs` each verb's own arguments.
+//! `verbs` and `isomorphs` each verb's own arguments.
 
 use std::path::{Path, PathBuf};
 
@@ -17,8 +17,10 @@ use sudoku_batch::pipeline::{DEFAULT_BATCH, RunError};
 use sudoku_batch::solver::{Limits, Strategy};
 
 mod groups;
+mod isomorphs;
 mod verbs;
 pub use groups::*;
+pub use isomorphs::*;
 pub use verbs::*;
 
 /// The solutions counted when `--limit` is not given: two, which proves a puzzle unique.
