@@ -8,7 +8,7 @@
 //! digit or unit records the clock of its last change, and a kept result is valid while that
 //! record is older than the result. The clock runs across puzzles, so nothing carries over.
 
-use super::board::{Board, CELL_UNITS};
+use super::board::{Board, CELL_UNITS, bit, cells_of};
 use super::singles::{self, BOX_COL_ROW};
 use super::strong_links::{self, Key};
 use super::subsets;
@@ -38,7 +38,6 @@ pub(crate) struct Memo {
     clock: u64,
     digit_changed: [u64; 9],
     unit_changed: [u64; 27],
-    singles: [Kept<u32>; 9],
     direct_locking: [Kept<Ranked>; 9],
     locking: [Kept<Ranked>; 9],
     fish: [[Kept<Ranked>; 9]; 3],
@@ -53,7 +52,6 @@ impl Default for Memo {
             clock: 1,
             digit_changed: [1; 9],
             unit_changed: [1; 27],
-            singles: [(0, 0); 9],
             direct_locking: [(0, None); 9],
             locking: [(0, None); 9],
             fish: [[(0, None); 9]; 3],
@@ -82,19 +80,28 @@ impl Memo {
         self.unit_changed = [self.clock; 27];
     }
 
-    /// Records what changed between `before` and `after` (one step).
+    /// Records what changed between `before` and `after` (one step). The candidates of a
+    /// cell are the bits of the digits' sets, and a placed cell leaves `empty`: the cells
+    /// whose candidates or value changed are those where a digit's set or `empty` differs.
     pub fn changed(&mut self, before: &Board, after: &Board) {
         self.clock += 1;
+        let mut cells = before.empty ^ after.empty;
         for d in 0..9 {
-            if before.digit[d] != after.digit[d] {
+            let differ = before.digit[d] ^ after.digit[d];
+            if differ != 0 {
                 self.digit_changed[d] = self.clock;
+                cells |= differ;
             }
         }
-        for c in 0..81 {
-            if before.cell[c] != after.cell[c] || before.value[c] != after.value[c] {
-                for &u in &CELL_UNITS[c] {
-                    self.unit_changed[u as usize] = self.clock;
-                }
+        debug_assert_eq!(
+            cells,
+            (0..81)
+                .filter(|&c| before.cell[c] != after.cell[c] || before.value[c] != after.value[c])
+                .fold(0, |set, c| set | bit(c))
+        );
+        for c in cells_of(cells) {
+            for &u in &CELL_UNITS[c] {
+                self.unit_changed[u as usize] = self.clock;
             }
         }
     }
@@ -111,34 +118,6 @@ impl Memo {
             *slot = (clock, compute());
         }
         slot.1
-    }
-
-    /// Full house, else the first hidden single in Sudoku Explainer's unit order.
-    pub fn hidden_single(&mut self, b: &Board) -> Option<Hint> {
-        if let Some(h) = singles::full_house(b) {
-            return Some(h);
-        }
-        let mut units = [0u32; 9];
-        let mut any = 0u32;
-        for d in 0..9 {
-            units[d] = Self::per_digit(
-                self.clock,
-                self.digit_changed[d],
-                &mut self.singles[d],
-                || singles::single_units(b, d),
-            );
-            any |= units[d];
-        }
-        if any == 0 {
-            return None;
-        }
-        for &u in &BOX_COL_ROW {
-            if any & (1 << u) != 0 {
-                let d = (0..9).find(|&d| units[d] & (1 << u) != 0).unwrap();
-                return Some(singles::hidden_single_at(b, u, d));
-            }
-        }
-        None
     }
 
     /// The first hint of a per-digit rung: lowest rank, then lowest digit.

@@ -198,7 +198,7 @@ fn find(
 ) -> Result<Option<Hint>, GradeError> {
     use chains::multiple::Kind;
     Ok(match rung {
-        Rung::HiddenSingle => s.memo.hidden_single(b),
+        Rung::HiddenSingle => singles::hidden_single(b),
         Rung::DirectLocking => s.memo.direct_locking(b),
         Rung::DirectHiddenPair => s.memo.unit_rung(b, UnitRung::DirectHiddenPair),
         Rung::NakedSingle => singles::naked_single(b),

@@ -5,7 +5,7 @@
 //! Every function returns the first hint in Sudoku Explainer's search order (units as boxes,
 //! then columns, then rows; digits upwards), because the rater applies the first hint found.
 
-use super::board::{BOX0, Board, COL0, ROW0, UNIT_MASK, bit, cells_of};
+use super::board::{BOX0, Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of, one, several};
 use super::technique::{Hint, Technique};
 
 /// Boxes, then columns, then rows: the order in which Sudoku Explainer walks the units for
@@ -33,7 +33,7 @@ fn placement(tech: Technique, diff: f64, cell: usize, d: usize, cells: u128) -> 
 pub(crate) fn full_house(b: &Board) -> Option<Hint> {
     for &u in &BOX_COL_ROW {
         let empty = b.empty & UNIT_MASK[u];
-        if empty.count_ones() == 1 {
+        if one(empty) {
             let cell = empty.trailing_zeros() as usize;
             if b.cell[cell] != 0 {
                 let d = b.cell[cell].trailing_zeros() as usize;
@@ -44,15 +44,27 @@ pub(crate) fn full_house(b: &Board) -> Option<Hint> {
     None
 }
 
-/// The units (bit u for unit u) where digit `d` has one place left.
-pub(crate) fn single_units(b: &Board, d: usize) -> u32 {
-    let mut out = 0u32;
-    for u in 0..27 {
-        if (b.digit[d] & UNIT_MASK[u]).count_ones() == 1 {
-            out |= 1 << u;
+/// Full house, else the first hidden single in Sudoku Explainer's unit order (then the lowest
+/// digit). Each unit's digits with one place are found from its nine cells' candidates at
+/// once (seen once and not twice), and the walk stops at the first unit that has one: on an
+/// easy puzzle, where the grader spends most of its steps here, that is a box or two.
+pub(crate) fn hidden_single(b: &Board) -> Option<Hint> {
+    if let Some(h) = full_house(b) {
+        return Some(h);
+    }
+    for &u in &BOX_COL_ROW {
+        let (mut once, mut twice) = (0u16, 0u16);
+        for &c in &UNIT_CELLS[u] {
+            let m = b.cell[usize::from(c)];
+            twice |= once & m;
+            once |= m;
+        }
+        let single = once & !twice;
+        if single != 0 {
+            return Some(hidden_single_at(b, u, single.trailing_zeros() as usize));
         }
     }
-    out
+    None
 }
 
 /// The hidden single of digit `d` in unit `u` (1.2 in a box, 1.5 in a line).
@@ -90,7 +102,7 @@ pub(crate) const INTERSECTION_KINDS: [(usize, usize); 4] =
 #[inline]
 pub(crate) fn locked_in(b: &Board, d: usize, u1: usize, kind2: usize) -> Option<(u128, usize)> {
     let p1 = b.digit[d] & UNIT_MASK[u1];
-    if p1.count_ones() < 2 {
+    if !several(p1) {
         return None;
     }
     let c = p1.trailing_zeros() as usize;
@@ -121,7 +133,7 @@ pub(crate) fn direct_locking(b: &Board, d: usize) -> Option<(u16, Hint)> {
                     continue;
                 }
                 let p3 = b.digit[d] & r3;
-                if p3.count_ones() > 1 && (p3 & !r2).count_ones() == 1 {
+                if several(p3) && one(p3 & !r2) {
                     let cell = (p3 & !r2).trailing_zeros() as usize;
                     let (tech, diff) = if k1 == BOX0 {
                         (Technique::DirectPointing, 1.7)
