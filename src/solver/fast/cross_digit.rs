@@ -4,8 +4,8 @@
 
 use super::state::{BAND0_WORDS, NO_PICK, State};
 use super::tables::{
-    BAND, CONFIGS, CROSS, FORCED, ROW_SHAPES, SPREAD_BOXES, column, columns, minirow_cells,
-    row_graph, row_graph_cells,
+    BAND, CONFIGS_HASHED, CROSS, FORCED, NO_BRANCH, PICK_HASHED, ROW_SHAPES, SPREAD_BOXES,
+    TALLY_HASHED, column, columns, minirow_cells, row_graph, row_hash,
 };
 
 /// For each bit, how many of the words added so far have it set, counted up to four: the four
@@ -128,19 +128,16 @@ impl State {
             let mut both = Tally::default();
             let (mut total, mut cells, mut pick) = (0u32, 0u32, u32::MAX);
             for d in 0..9 {
-                let (g, c) = row_graph_cells(self.cand[d * 3 + b]);
-                let n = CONFIGS[g] as u32;
-                both.add(g as u32 | FORCED[g]);
-                total += n;
+                let i = d * 3 + b;
+                let w = self.cand[i];
+                let h = row_hash(w);
+                let c = w.count_ones();
+                both.add(TALLY_HASHED[h]);
+                total += CONFIGS_HASHED[h];
                 cells += c;
-                let key = if n > 1 {
-                    (n << 5 | c) << 5 | (d * 3 + b) as u32
-                } else {
-                    u32::MAX
-                };
-                pick = pick.min(key);
+                pick = pick.min(PICK_HASHED[h] | c << 5 | i as u32);
             }
-            if pick != u32::MAX {
+            if pick < NO_BRANCH {
                 // The fields never overlap: the score is at most 54 + 243, the total 54, and
                 // the pick (6 configurations, 27 cells, word 26) fits in 14 bits.
                 self.band_key[b] = (total + cells) << 20 | total << 14 | pick;

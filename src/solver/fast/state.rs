@@ -190,32 +190,44 @@ impl State {
         let mut touched = self.dirty >> (d * 3) & 7;
         self.dirty &= !(7 << (d * 3));
         let mut w = [self.cand[d * 3], self.cand[d * 3 + 1], self.cand[d * 3 + 2]];
-        loop {
-            // The row matching of an unchanged word removes nothing; applying it anyway
-            // costs less than the mispredicted branch that would skip it.
-            for x in &mut w {
+        // The row matching of an unchanged word removes nothing; applying it anyway costs
+        // less than the mispredicted branch that would skip it.
+        let rows = |w: &mut [u32; 3]| {
+            for x in w {
                 *x &= KEEP_HASHED[row_hash(*x)];
             }
-            // The column pass depends only on the columns the words touch: when they are the
-            // ones of the last pass, which the words already fitted, it would remove nothing.
-            let x = band_columns(&w);
-            if x == self.cols[d] {
-                break;
-            }
-            let keep = STACK_KEEP[0][stack_graph(x, 0)]
-                | STACK_KEEP[1][stack_graph(x, 1)]
-                | STACK_KEEP[2][stack_graph(x, 2)];
-            // The pass removes whole columns of a band, so it changes the words exactly when
-            // it drops columns from `x`; the columns it leaves fit a matching already, so
-            // they are the ones the next pass compares with.
-            let gone = x & !keep;
-            self.cols[d] = x & keep;
-            if gone == 0 {
-                break;
-            }
-            for (b, x) in w.iter_mut().enumerate() {
-                *x &= (keep >> (9 * b) & 0x1FF) * 0x40201;
-                touched |= ((gone >> (9 * b) & 0x1FF != 0) as u32) << b;
+        };
+        rows(&mut w);
+        // The column pass depends only on the columns the words touch: when they are the ones
+        // of the last pass, which the words already fitted, it would remove nothing. That test
+        // comes first outside the loop, in a branch of its own: after the first row pass the
+        // columns have mostly changed, after a later one mostly not, and a branch that mixes
+        // the two is mispredicted far more often than two that each see one. On 5,000 of the
+        // forum's hardest at limit 2, cachegrind's branch model counts 12% fewer mispredicted
+        // branches in all and 3% fewer instructions; the time gained is about 1%.
+        let mut x = band_columns(&w);
+        if x != self.cols[d] {
+            loop {
+                let keep = STACK_KEEP[0][stack_graph(x, 0)]
+                    | STACK_KEEP[1][stack_graph(x, 1)]
+                    | STACK_KEEP[2][stack_graph(x, 2)];
+                // The pass removes whole columns of a band, so it changes the words exactly
+                // when it drops columns from `x`; the columns it leaves fit a matching already,
+                // so they are the ones the next pass compares with.
+                let gone = x & !keep;
+                self.cols[d] = x & keep;
+                if gone == 0 {
+                    break;
+                }
+                for (b, x) in w.iter_mut().enumerate() {
+                    *x &= (keep >> (9 * b) & 0x1FF) * 0x40201;
+                    touched |= ((gone >> (9 * b) & 0x1FF != 0) as u32) << b;
+                }
+                rows(&mut w);
+                x = band_columns(&w);
+                if x == self.cols[d] {
+                    break;
+                }
             }
         }
         if SINCE {

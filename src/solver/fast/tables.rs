@@ -90,6 +90,38 @@ pub(super) static KEEP_HASHED: [u32; 512] = {
     t
 };
 
+/// A table indexed by [`row_hash`] whose entry for each row-by-box graph `g` is `$entry`.
+macro_rules! hashed {
+    ($g:ident => $entry:expr) => {{
+        let mut t = [0u32; 512];
+        let mut $g = 0usize;
+        while $g < 512 {
+            t[row_hash(minirow_cells($g as u32))] = $entry;
+            $g += 1;
+        }
+        t
+    }};
+}
+
+/// What the minirow pass reads of a digit's word, indexed by [`row_hash`]: for its row-by-box
+/// graph `g`, the graph with its forced edges (`g | FORCED[g]`), the entry of the pass's tally.
+/// Indexed by the hash, the pass needs no graph: [`row_graph_cells`]' three lookups cost more.
+pub(super) static TALLY_HASHED: [u32; 512] = hashed!(g => g as u32 | FORCED[g]);
+
+/// [`CONFIGS`], indexed by [`row_hash`].
+pub(super) static CONFIGS_HASHED: [u32; 512] = hashed!(g => CONFIGS[g] as u32);
+
+/// For the minirow pass's branch key, indexed by [`row_hash`]: the graph's configurations
+/// `n` in bits 10..13 when there are two or more, else [`NO_BRANCH`], above every such key
+/// (the key adds the cells in bits 5..10 and the word in bits 0..5).
+pub(super) static PICK_HASHED: [u32; 512] = hashed!(g => match CONFIGS[g] {
+    0 | 1 => NO_BRANCH,
+    n => (n as u32) << 10,
+});
+
+/// A [`PICK_HASHED`] entry for a digit with no choice left in the band.
+pub(super) const NO_BRANCH: u32 = 1 << 15;
+
 /// The cells of each band word `w[b]` that are alone in their row, among `unsolved[b]`: where a
 /// digit whose words these are must go. All three bands at once in one vector.
 ///

@@ -10,9 +10,9 @@ use super::orientation::transpose;
 use super::search::SETTLED_FAILURES;
 use super::state::State;
 use super::tables::{
-    BAND, BAND_PEERS, BAND_UNIT_CELLS, CONFIGS, FORCED, KEEP, KEEP_HASHED, PERMS, SPREAD_BOXES,
-    SPREAD_ROWS, band_columns, column, row_graph, row_graph_cells, row_hash, row_singles,
-    row_singles_scalar, stack_graph,
+    BAND, BAND_PEERS, BAND_UNIT_CELLS, CONFIGS, CONFIGS_HASHED, FORCED, KEEP, KEEP_HASHED,
+    NO_BRANCH, PERMS, PICK_HASHED, SPREAD_BOXES, SPREAD_ROWS, TALLY_HASHED, band_columns, column,
+    row_graph, row_graph_cells, row_hash, row_singles, row_singles_scalar, stack_graph,
 };
 use crate::grid::{CELLS, Grid};
 
@@ -200,6 +200,25 @@ fn row_hash_finds_the_keep_of_every_word() {
     for _ in 0..100_000 {
         let w = word();
         assert_eq!(KEEP_HASHED[row_hash(w)], KEEP[row_graph(w)], "{w:#029b}");
+    }
+}
+
+#[test]
+fn row_hash_finds_what_the_minirow_pass_reads_of_every_word() {
+    // The tables indexed by the graph are the reference.
+    let mut word = mixed_words(4);
+    for _ in 0..100_000 {
+        let w = word();
+        let (g, h) = (row_graph(w), row_hash(w));
+        assert_eq!(TALLY_HASHED[h], g as u32 | FORCED[g], "{w:#029b}");
+        assert_eq!(CONFIGS_HASHED[h], CONFIGS[g] as u32, "{w:#029b}");
+        let pick = PICK_HASHED[h];
+        match CONFIGS[g] {
+            0 | 1 => assert_eq!(pick, NO_BRANCH, "{w:#029b}"),
+            n => assert_eq!(pick, (n as u32) << 10, "{w:#029b}"),
+        }
+        // The key's other fields (cells, word) fit below the configurations.
+        assert!(pick > (27 << 5 | 26), "{w:#029b}");
     }
 }
 
