@@ -233,7 +233,7 @@ impl Board {
     /// The number of candidates of `cell`.
     #[inline(always)]
     pub fn count(&self, cell: usize) -> u32 {
-        self.cell[cell].count_ones()
+        super::bits::count16(self.cell[cell])
     }
 
     /// Removes candidate `d` (0-based) from `cell`; false when it was not there.

@@ -3,6 +3,7 @@
 //! it takes every candidate of a cell that sees them all (an "excluder"); a digit no possible
 //! combination uses leaves its cell.
 
+use super::bits::Bits;
 use super::board::{Board, CELL_UNITS, Cells, PEERS, bit, cells_of, digits_of};
 use super::technique::{Hint, Technique};
 
@@ -40,7 +41,7 @@ pub(crate) fn aligned_pair(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<Hin
             let (c0, e0) = (list[n1].0 as usize, list[n1].1);
             let (c1, e1) = (list[n2].0 as usize, list[n2].1);
             let common = e0 & e1;
-            if common.count_ones() < 2 {
+            if !common.many() {
                 continue;
             }
             // forbid[x]: the digits y such that (x, y) fills an excluder.
@@ -109,13 +110,13 @@ pub(crate) fn aligned_triplet(
             // The third cell: first the first cell's excluders, then the second's others.
             let first = e0 & in_list & exclude;
             let second = e1 & !e0 & in_list & exclude;
-            if (e0 & e1).count_ones() < 2 {
+            if !(e0 & e1).many() {
                 // Every triplet needs two excluders common to its first two cells.
                 continue;
             }
             for t in cells_of(first).chain(cells_of(second)) {
                 let common = e0 & e1 & excluders[t];
-                if common.count_ones() < 2 {
+                if !common.many() {
                     continue;
                 }
                 // The same three cells come up in other roles and at later steps; their
@@ -157,7 +158,7 @@ fn triplet(b: &Board, cells: [usize; 3], common: Cells) -> Option<Hint> {
             let mut pairs = [0u16; 9];
             for e in cells_of(common) {
                 let em = b.cell[e];
-                let two = em.count_ones() == 2;
+                let two = em.two();
                 if em & xb != 0 {
                     let rest = em & !xb;
                     if two {

@@ -1,6 +1,7 @@
 //! XY-Wing and XYZ-Wing: a pivot cell and two pincers that see it, which between them force
 //! a digit into one of the pincers.
 
+use super::bits::count16;
 use super::board::{Board, Cells, PEERS, bit, cells_of, digits_of};
 use super::technique::{Hint, Technique};
 
@@ -13,20 +14,20 @@ pub(crate) fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
     let size = if xyz { 3 } else { 2 };
     for pivot in cells_of(b.empty) {
         let xy = b.cell[pivot];
-        if xy.count_ones() != size {
+        if count16(xy) != size {
             continue;
         }
         for xz_cell in cells_of(PEERS[pivot]) {
             let xz = b.cell[xz_cell];
-            if xz.count_ones() != 2 || (xy & !xz).count_ones() != 1 {
+            if count16(xz) != 2 || count16(xy & !xz) != 1 {
                 continue;
             }
             for yz_cell in cells_of(PEERS[pivot]) {
                 let yz = b.cell[yz_cell];
-                if yz.count_ones() != 2 || (xy | xz | yz).count_ones() != 3 {
+                if count16(yz) != 2 || count16(xy | xz | yz) != 3 {
                     continue;
                 }
-                let common = (xy & xz & yz).count_ones();
+                let common = count16(xy & xz & yz);
                 if common != if xyz { 1 } else { 0 } {
                     continue;
                 }
@@ -73,7 +74,7 @@ pub(crate) fn als_wing(b: &Board, n: usize) -> Option<Hint> {
     };
     for pivot in cells_of(b.empty) {
         let m = b.cell[pivot];
-        let card = m.count_ones() as usize;
+        let card = count16(m) as usize;
         if card > 1 && card < n + 2 {
             w.cells[0] = pivot;
             w.extend(1, PEERS[pivot] & !((2u128 << pivot) - 1), m, card, card);
@@ -118,20 +119,20 @@ impl AlsWing<'_> {
     /// Adds cell `k` of the set from `next` (cells after all chosen ones that see them all).
     fn extend(&mut self, k: usize, next: Cells, union: u16, big: usize, size: usize) {
         if k == self.n {
-            if union.count_ones() as usize == self.n + 1 {
+            if count16(union) as usize == self.n + 1 {
                 self.bivalues(union, big, size);
             }
             return;
         }
         for c in cells_of(next) {
             let m = self.b.cell[c];
-            let card = m.count_ones() as usize;
+            let card = count16(m) as usize;
             let u = union | m;
             let last = k + 1 == self.n;
             let fits = if last {
-                u.count_ones() as usize == self.n + 1
+                count16(u) as usize == self.n + 1
             } else {
-                (u.count_ones() as usize) < self.n + 2
+                (count16(u) as usize) < self.n + 2
             };
             if card > 1 && fits {
                 self.cells[k] = c;
@@ -154,7 +155,7 @@ impl AlsWing<'_> {
         range &= !own;
         for yz in cells_of(range) {
             let m = b.cell[yz];
-            if m.count_ones() != 2 || m & union != m {
+            if count16(m) != 2 || m & union != m {
                 continue;
             }
             let x = m.trailing_zeros() as usize;

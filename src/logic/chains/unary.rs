@@ -21,6 +21,7 @@ mod sweep;
 use super::super::board::{Board, CELL_UNITS, PEERS, UNIT_MASK, bit, cells_of, digits_of};
 use super::super::technique::{Hint, Technique};
 use super::{KEYS, SortKey, cell_of, conjugate, digit_of, is_on, key};
+use crate::logic::bits::Bits;
 use sweep::Graph;
 
 /// The consequences of an "on" potential: the cell's other candidates (Y links only), then
@@ -57,7 +58,7 @@ pub(crate) fn on_to_off(b: &Board, k: usize, y: bool, out: &mut [u16; 32]) -> us
 pub(crate) fn off_to_on(b: &Board, k: usize, y: bool, x: bool, out: &mut [u16; 4]) -> usize {
     let (c, d) = (cell_of(k), digit_of(k));
     let mut n = 0;
-    if y && b.cell[c].count_ones() == 2 {
+    if y && b.cell[c].two() {
         let other = (b.cell[c] & !(1 << d)).trailing_zeros() as usize;
         out[n] = key(c, other, true) as u16;
         n += 1;
@@ -65,7 +66,7 @@ pub(crate) fn off_to_on(b: &Board, k: usize, y: bool, x: bool, out: &mut [u16; 4
     if x {
         for &u in &CELL_UNITS[c] {
             let rest = b.digit[d] & UNIT_MASK[u as usize] & !bit(c);
-            if rest.count_ones() == 1 {
+            if rest.one() {
                 let kk = key(rest.trailing_zeros() as usize, d, true) as u16;
                 if !out[..n].contains(&kk) {
                     out[n] = kk;

@@ -9,6 +9,7 @@ use super::super::nested::{
 use super::super::{SortKey, cell_of, conjugate, digit_of, is_on, key};
 use super::{NONE, Unary, off_to_on, on_to_off};
 use crate::logic::Budget;
+use crate::logic::bits::count16;
 
 impl Unary {
     /// Every cycle and forcing chain on grid `g`, as nested hints for a dynamic search whose
@@ -26,7 +27,7 @@ impl Unary {
         for (y, x) in [(false, true), (true, false), (true, true)] {
             let (rank, _, _) = Self::kind(y, x);
             for c in cells_of(g.empty) {
-                let n = g.cell[c].count_ones();
+                let n = count16(g.cell[c]);
                 if n < 2 || (!x && n > 2) {
                     continue;
                 }
