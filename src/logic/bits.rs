@@ -62,7 +62,9 @@ mod tests {
         let words: Vec<u128> = (0..128)
             .flat_map(|i| {
                 let a = 1u128 << i;
-                (0..128).map(move |j| a | (1u128 << j) | (a >> 1) * ((i % 3 == 0) as u128))
+                // One bit, two bits, and every third time a third next to the first.
+                let third = if i % 3 == 0 { a >> 1 } else { 0 };
+                (0..128).map(move |j| a | (1u128 << j) | third)
             })
             .chain([0, u128::MAX, 0x1ff, 0x1ff << 72])
             .collect();
