@@ -318,7 +318,18 @@ impl Advanced<'_> {
                 placed[v as usize - 1] += 1;
             }
         }
-        for (base_kind, cover_kind) in [(COL0, ROW0), (ROW0, COL0)] {
+        // Each line's places of each digit, as positions in the line, worked out once.
+        let mut lines = [[[0u16; 9]; 9]; 2];
+        for (t, kind) in [COL0, ROW0].into_iter().enumerate() {
+            for (d, places) in lines[t].iter_mut().enumerate() {
+                for (i, pat) in places.iter_mut().enumerate() {
+                    for (k, &x) in UNIT_CELLS[kind + i].iter().enumerate() {
+                        *pat |= ((g.digit[d] >> x & 1) as u16) << k;
+                    }
+                }
+            }
+        }
+        for (t, (base_kind, cover_kind)) in [(COL0, ROW0), (ROW0, COL0)].into_iter().enumerate() {
             for set in combinations(2, 9) {
                 for d in 0..9 {
                     if placed[d] + 4 > 9 {
@@ -327,10 +338,7 @@ impl Advanced<'_> {
                     let mut union = 0u16;
                     let mut ok = true;
                     for i in digits_of(set as u16) {
-                        let mut pat = 0u16;
-                        for (k, &x) in UNIT_CELLS[base_kind + i].iter().enumerate() {
-                            pat |= ((g.digit[d] >> x & 1) as u16) << k;
-                        }
+                        let pat = lines[t][d][i];
                         if !pat.many() {
                             ok = false;
                             break;
