@@ -134,20 +134,6 @@ pub(crate) const fn bit(cell: usize) -> Cells {
     1u128 << cell
 }
 
-/// True when `set` holds exactly one cell. On the x86-64 baseline, which has no popcount
-/// instruction, this is a few instructions where `count_ones() == 1` is some thirty, and
-/// the singles ask it of every unit at every step.
-#[inline]
-pub(crate) const fn one(set: Cells) -> bool {
-    set != 0 && set & set.wrapping_sub(1) == 0
-}
-
-/// True when `set` holds two cells or more (see [`one`]).
-#[inline]
-pub(crate) const fn several(set: Cells) -> bool {
-    set & set.wrapping_sub(1) != 0
-}
-
 /// The cells of a set in increasing order.
 #[inline]
 pub(crate) fn cells_of(mut set: Cells) -> impl Iterator<Item = usize> {
@@ -247,7 +233,7 @@ impl Board {
     /// The number of candidates of `cell`.
     #[inline(always)]
     pub fn count(&self, cell: usize) -> u32 {
-        self.cell[cell].count_ones()
+        super::bits::count16(self.cell[cell])
     }
 
     /// Removes candidate `d` (0-based) from `cell`; false when it was not there.

@@ -3,6 +3,7 @@
 //! it takes every candidate of a cell that sees them all (an "excluder"); a digit no possible
 //! combination uses leaves its cell.
 
+use super::bits::Bits;
 use super::board::{Board, CELL_UNITS, Cells, PEERS, bit, cells_of, digits_of};
 use super::technique::{Hint, Technique};
 
@@ -40,7 +41,7 @@ pub(crate) fn aligned_pair(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<Hin
             let (c0, e0) = (list[n1].0 as usize, list[n1].1);
             let (c1, e1) = (list[n2].0 as usize, list[n2].1);
             let common = e0 & e1;
-            if common.count_ones() < 2 {
+            if !common.many() {
                 continue;
             }
             // forbid[x]: the digits y such that (x, y) fills an excluder.
@@ -86,7 +87,9 @@ pub(crate) fn aligned_pair(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<Hin
 ///
 /// Three cells that removed nothing are remembered with the clock of the step (see `memo`):
 /// while none of their nine units changes, their candidates and excluders are the same and
-/// they remove nothing again, so later steps skip them.
+/// they remove nothing again, so later steps skip them. Whether three cells are tried at all
+/// depends on those units too, so when the whole search last found nothing, only triplets
+/// with a cell in a unit changed since are tried, without looking them up.
 pub(crate) fn aligned_triplet(
     b: &Board,
     list: &mut Vec<(u8, Cells)>,
@@ -95,6 +98,18 @@ pub(crate) fn aligned_triplet(
     unit_changed: &[u64; 27],
 ) -> Option<Hint> {
     candidates(b, 3, list);
+    // Cells with a unit changed since the last search that found nothing (all cells when
+    // there was none): a triplet of other cells removes nothing now either.
+    let since = known.none_at;
+    let mut fresh: Cells = 0;
+    for c in 0..81 {
+        if CELL_UNITS[c]
+            .iter()
+            .any(|&u| unit_changed[u as usize] > since)
+        {
+            fresh |= bit(c);
+        }
+    }
     let mut in_list: Cells = 0;
     let mut excluders = [0u128; 81];
     for &(c, e) in list.iter() {
@@ -105,17 +120,20 @@ pub(crate) fn aligned_triplet(
         for n1 in 0..n2 {
             let (c0, e0) = (list[n1].0 as usize, list[n1].1);
             let (c1, e1) = (list[n2].0 as usize, list[n2].1);
-            let exclude = !(bit(c0) | bit(c1));
+            let mut exclude = !(bit(c0) | bit(c1));
+            if fresh & (bit(c0) | bit(c1)) == 0 {
+                exclude &= fresh;
+            }
             // The third cell: first the first cell's excluders, then the second's others.
             let first = e0 & in_list & exclude;
             let second = e1 & !e0 & in_list & exclude;
-            if (e0 & e1).count_ones() < 2 {
+            if !(e0 & e1).many() {
                 // Every triplet needs two excluders common to its first two cells.
                 continue;
             }
             for t in cells_of(first).chain(cells_of(second)) {
                 let common = e0 & e1 & excluders[t];
-                if common.count_ones() < 2 {
+                if !common.many() {
                     continue;
                 }
                 // The same three cells come up in other roles and at later steps; their
@@ -131,12 +149,16 @@ pub(crate) fn aligned_triplet(
                     continue;
                 }
                 match triplet(b, [c0, c1, t], common) {
-                    Some(h) => return Some(h),
+                    Some(h) => {
+                        known.none_at = 0;
+                        return Some(h);
+                    }
                     None => known.put(c0, c1, t, clock),
                 }
             }
         }
     }
+    known.none_at = clock;
     None
 }
 
@@ -157,7 +179,7 @@ fn triplet(b: &Board, cells: [usize; 3], common: Cells) -> Option<Hint> {
             let mut pairs = [0u16; 9];
             for e in cells_of(common) {
                 let em = b.cell[e];
-                let two = em.count_ones() == 2;
+                let two = em.two();
                 if em & xb != 0 {
                     let rest = em & !xb;
                     if two {
@@ -206,12 +228,15 @@ fn triplet(b: &Board, cells: [usize; 3], common: Cells) -> Option<Hint> {
 /// Sets of three cells that removed nothing, with the clock of the step that tried them.
 pub(crate) struct TripleCache {
     slots: Vec<(u32, u64)>,
+    /// The clock of the last search that found nothing, 0 when the last one found a hint.
+    none_at: u64,
 }
 
 impl Default for TripleCache {
     fn default() -> Self {
         TripleCache {
             slots: vec![(u32::MAX, 0); 1 << 15],
+            none_at: 0,
         }
     }
 }

@@ -38,6 +38,7 @@ pub(crate) struct Memo {
     clock: u64,
     digit_changed: [u64; 9],
     unit_changed: [u64; 27],
+    cell_changed: [u64; 81],
     direct_locking: [Kept<Ranked>; 9],
     locking: [Kept<Ranked>; 9],
     fish: [[Kept<Ranked>; 9]; 3],
@@ -52,6 +53,7 @@ impl Default for Memo {
             clock: 1,
             digit_changed: [1; 9],
             unit_changed: [1; 27],
+            cell_changed: [1; 81],
             direct_locking: [(0, None); 9],
             locking: [(0, None); 9],
             fish: [[(0, None); 9]; 3],
@@ -73,11 +75,17 @@ impl Memo {
         &self.unit_changed
     }
 
+    /// For each cell, the clock of its last change.
+    pub fn cell_changed(&self) -> &[u64; 81] {
+        &self.cell_changed
+    }
+
     /// A new puzzle: everything counts as changed.
     pub fn start(&mut self) {
         self.clock += 1;
         self.digit_changed = [self.clock; 9];
         self.unit_changed = [self.clock; 27];
+        self.cell_changed = [self.clock; 81];
     }
 
     /// Records what changed between `before` and `after` (one step). The candidates of a
@@ -100,6 +108,7 @@ impl Memo {
                 .fold(0, |set, c| set | bit(c))
         );
         for c in cells_of(cells) {
+            self.cell_changed[c] = self.clock;
             for &u in &CELL_UNITS[c] {
                 self.unit_changed[u as usize] = self.clock;
             }

@@ -36,6 +36,7 @@
 // several tables at once say which unit they are about more plainly than iterators would.
 #![allow(clippy::needless_range_loop)]
 
+mod bits;
 mod board;
 mod chains;
 mod exclusion;

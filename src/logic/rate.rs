@@ -91,6 +91,7 @@ pub(crate) struct Scratch {
     loops: uniqueness::LoopScratch,
     aligned: Vec<(u8, Cells)>,
     triples: exclusion::TripleCache,
+    wings: wings::AlsMemo,
     unary: chains::unary::Unary,
     multiple: chains::multiple::Multiple,
     memo: memo::Memo,
@@ -213,10 +214,10 @@ fn find(
         Rung::StrongLinks2 => s.memo.strong_links(b, 2),
         Rung::StrongLinks3 => s.memo.strong_links(b, 3),
         Rung::StrongLinks4 => s.memo.strong_links(b, 4),
-        Rung::WXYZWing => wings::als_wing(b, 3),
-        Rung::VWXYZWing => wings::als_wing(b, 4),
-        Rung::UVWXYZWing => wings::als_wing(b, 5),
-        Rung::TUVWXYZWing => wings::als_wing(b, 6),
+        Rung::WXYZWing => als_wing(b, 3, s),
+        Rung::VWXYZWing => als_wing(b, 4, s),
+        Rung::UVWXYZWing => als_wing(b, 5, s),
+        Rung::TUVWXYZWing => als_wing(b, 6, s),
         Rung::XYWing => wings::xy_wing(b, false),
         Rung::XYZWing => wings::xy_wing(b, true),
         Rung::UniqueLoops => uniqueness::unique_loops(b, &mut s.loops),
@@ -242,6 +243,11 @@ fn find(
         Rung::Nested3 => s.multiple.find(b, Kind::Dynamic(3), budget)?,
         Rung::Nested4(n) => s.multiple.find(b, Kind::Dynamic(4 + n), budget)?,
     })
+}
+
+fn als_wing(b: &Board, n: usize, s: &mut Scratch) -> Option<Hint> {
+    let (clock, changed) = (s.memo.clock(), s.memo.cell_changed());
+    wings::als_wing(b, n, &mut s.wings, clock, changed)
 }
 
 /// Applies a hint; false when it changes nothing (which would make the loop spin).

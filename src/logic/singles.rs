@@ -5,7 +5,8 @@
 //! Every function returns the first hint in Sudoku Explainer's search order (units as boxes,
 //! then columns, then rows; digits upwards), because the rater applies the first hint found.
 
-use super::board::{BOX0, Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of, one, several};
+use super::bits::Bits;
+use super::board::{BOX0, Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of};
 use super::technique::{Hint, Technique};
 
 /// Boxes, then columns, then rows: the order in which Sudoku Explainer walks the units for
@@ -33,7 +34,7 @@ fn placement(tech: Technique, diff: f64, cell: usize, d: usize, cells: u128) -> 
 pub(crate) fn full_house(b: &Board) -> Option<Hint> {
     for &u in &BOX_COL_ROW {
         let empty = b.empty & UNIT_MASK[u];
-        if one(empty) {
+        if empty.one() {
             let cell = empty.trailing_zeros() as usize;
             if b.cell[cell] != 0 {
                 let d = b.cell[cell].trailing_zeros() as usize;
@@ -102,7 +103,7 @@ pub(crate) const INTERSECTION_KINDS: [(usize, usize); 4] =
 #[inline]
 pub(crate) fn locked_in(b: &Board, d: usize, u1: usize, kind2: usize) -> Option<(u128, usize)> {
     let p1 = b.digit[d] & UNIT_MASK[u1];
-    if !several(p1) {
+    if !p1.many() {
         return None;
     }
     let c = p1.trailing_zeros() as usize;
@@ -133,7 +134,7 @@ pub(crate) fn direct_locking(b: &Board, d: usize) -> Option<(u16, Hint)> {
                     continue;
                 }
                 let p3 = b.digit[d] & r3;
-                if several(p3) && one(p3 & !r2) {
+                if p3.many() && (p3 & !r2).one() {
                     let cell = (p3 & !r2).trailing_zeros() as usize;
                     let (tech, diff) = if k1 == BOX0 {
                         (Technique::DirectPointing, 1.7)

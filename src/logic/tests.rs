@@ -300,3 +300,61 @@ fn serate_hard_gets_serates_ratings() {
     }
     assert!(differ.is_empty(), "{differ:?}");
 }
+
+#[test]
+fn rungs_kept_across_steps_find_what_a_fresh_search_finds() {
+    // ALS wings and aligned triplets skip, after a search that found nothing, what no change
+    // since can have made new. At every step of these puzzles (ER 5.5 to 7.9, where both
+    // rungs are reached often) they must find exactly what a search from scratch finds.
+    let text = include_str!("../../tests/data/logic/serate_sample.csv");
+    let puzzles: Vec<Grid> = text
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            let er: f64 = f[1].parse().unwrap();
+            (5.5..8.0).contains(&er).then(|| f[0].parse().unwrap())
+        })
+        .step_by(2)
+        .collect();
+    assert!(puzzles.len() >= 20, "{}", puzzles.len());
+    let mut grader = Grader::new();
+    let mut memo = memo::Memo::default();
+    let mut wings_memo = wings::AlsMemo::default();
+    let (mut triples, mut fresh_triples) = Default::default();
+    let mut list = Vec::new();
+    let (mut checked, mut found) = (0, 0);
+    for p in &puzzles {
+        let steps = grader.steps(p, &Budget::default()).unwrap();
+        let mut b = Board::from_values(p.cells()).unwrap();
+        memo.start();
+        for step in &steps {
+            let clock = memo.clock();
+            for n in 3..=6 {
+                let kept = wings::als_wing(&b, n, &mut wings_memo, clock, memo.cell_changed());
+                let fresh = wings::als_wing(&b, n, &mut Default::default(), clock, &[clock; 81]);
+                assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p} size {n}");
+                found += usize::from(fresh.is_some());
+            }
+            let changed = *memo.unit_changed();
+            let kept = exclusion::aligned_triplet(&b, &mut list, &mut triples, clock, &changed);
+            let fresh =
+                exclusion::aligned_triplet(&b, &mut list, &mut fresh_triples, clock, &[clock; 27]);
+            assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p} triplet");
+            found += usize::from(fresh.is_some());
+            checked += 1;
+            let before = b;
+            for &(c, d) in &step.eliminations {
+                b.remove(c as usize, d as usize - 1);
+            }
+            for &(c, d) in &step.placements {
+                b.place(c as usize, d as usize - 1);
+            }
+            memo.changed(&before, &b);
+        }
+    }
+    assert!(
+        checked > 500 && found > 20,
+        "{checked} steps, {found} found"
+    );
+}

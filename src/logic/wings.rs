@@ -1,6 +1,7 @@
 //! XY-Wing and XYZ-Wing: a pivot cell and two pincers that see it, which between them force
 //! a digit into one of the pincers.
 
+use super::bits::count16;
 use super::board::{Board, Cells, PEERS, bit, cells_of, digits_of};
 use super::technique::{Hint, Technique};
 
@@ -13,20 +14,20 @@ pub(crate) fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
     let size = if xyz { 3 } else { 2 };
     for pivot in cells_of(b.empty) {
         let xy = b.cell[pivot];
-        if xy.count_ones() != size {
+        if count16(xy) != size {
             continue;
         }
         for xz_cell in cells_of(PEERS[pivot]) {
             let xz = b.cell[xz_cell];
-            if xz.count_ones() != 2 || (xy & !xz).count_ones() != 1 {
+            if count16(xz) != 2 || count16(xy & !xz) != 1 {
                 continue;
             }
             for yz_cell in cells_of(PEERS[pivot]) {
                 let yz = b.cell[yz_cell];
-                if yz.count_ones() != 2 || (xy | xz | yz).count_ones() != 3 {
+                if count16(yz) != 2 || count16(xy | xz | yz) != 3 {
                     continue;
                 }
-                let common = (xy & xz & yz).count_ones();
+                let common = count16(xy & xz & yz);
                 if common != if xyz { 1 } else { 0 } {
                     continue;
                 }
@@ -64,22 +65,62 @@ pub(crate) fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
 ///
 /// All wings are sorted by rating, then by more removals, then by Sukaku Explainer's name
 /// suffix (link count, largest cell, candidate total), largest first; the first is applied.
-pub(crate) fn als_wing(b: &Board, n: usize) -> Option<Hint> {
+///
+/// A wing removes only candidates the grid still has, and whether its cells form one depends
+/// on their candidates only. So when the last search of this size found nothing, a wing that
+/// removes something now has a cell changed since (`changed`, the clock of each cell's last
+/// change; `memo` keeps that search's clock): either in the set, or the bivalue cell, which
+/// sees a set cell. Only such sets are tried, in the same order, so the same wing wins.
+pub(crate) fn als_wing(
+    b: &Board,
+    n: usize,
+    memo: &mut AlsMemo,
+    clock: u64,
+    changed: &[u64; 81],
+) -> Option<Hint> {
+    let since = memo.none_at[n];
+    let mut fresh: Cells = 0;
+    for c in cells_of(b.empty) {
+        if changed[c] > since {
+            fresh |= bit(c);
+        }
+    }
+    // A set needs a fresh cell, or a cell seeing a fresh bivalue cell.
+    let mut reach = fresh;
+    for c in cells_of(fresh) {
+        if count16(b.cell[c]) == 2 {
+            reach |= PEERS[c];
+        }
+    }
     let mut w = AlsWing {
         b,
         n,
         cells: [0; 6],
         best: None,
+        fresh,
+        reach,
     };
     for pivot in cells_of(b.empty) {
         let m = b.cell[pivot];
-        let card = m.count_ones() as usize;
+        let card = count16(m) as usize;
         if card > 1 && card < n + 2 {
+            let next = PEERS[pivot] & !((2u128 << pivot) - 1);
+            if (bit(pivot) | next) & reach == 0 {
+                continue;
+            }
             w.cells[0] = pivot;
-            w.extend(1, PEERS[pivot] & !((2u128 << pivot) - 1), m, card, card);
+            w.extend(1, next, m, card, card);
         }
     }
+    memo.none_at[n] = if w.best.is_some() { 0 } else { clock };
     w.best.map(|(_, h)| h)
+}
+
+/// For each size of set, the clock of the last search that found no wing (0 after one that
+/// found one).
+#[derive(Default)]
+pub(crate) struct AlsMemo {
+    none_at: [u64; 7],
 }
 
 /// What orders two wings: rating, removals, and the name suffix as text.
@@ -112,26 +153,34 @@ struct AlsWing<'a> {
     n: usize,
     cells: [usize; 6],
     best: Option<(WingKey, Hint)>,
+    /// Cells changed since the last search that found nothing.
+    fresh: Cells,
+    /// The fresh cells and the peers of fresh bivalue cells: every set tried has one.
+    reach: Cells,
 }
 
 impl AlsWing<'_> {
     /// Adds cell `k` of the set from `next` (cells after all chosen ones that see them all).
     fn extend(&mut self, k: usize, next: Cells, union: u16, big: usize, size: usize) {
         if k == self.n {
-            if union.count_ones() as usize == self.n + 1 {
+            if count16(union) as usize == self.n + 1 {
                 self.bivalues(union, big, size);
             }
             return;
         }
+        let chosen = self.cells[..k].iter().fold(0u128, |a, &c| a | bit(c));
+        if chosen & self.reach == 0 && next & self.reach == 0 {
+            return;
+        }
         for c in cells_of(next) {
             let m = self.b.cell[c];
-            let card = m.count_ones() as usize;
+            let card = count16(m) as usize;
             let u = union | m;
             let last = k + 1 == self.n;
             let fits = if last {
-                u.count_ones() as usize == self.n + 1
+                count16(u) as usize == self.n + 1
             } else {
-                (u.count_ones() as usize) < self.n + 2
+                (count16(u) as usize) < self.n + 2
             };
             if card > 1 && fits {
                 self.cells[k] = c;
@@ -152,9 +201,13 @@ impl AlsWing<'_> {
             own |= bit(c);
         }
         range &= !own;
+        if own & self.fresh == 0 {
+            // An unchanged set: only a changed bivalue cell makes a new wing.
+            range &= self.fresh;
+        }
         for yz in cells_of(range) {
             let m = b.cell[yz];
-            if m.count_ones() != 2 || m & union != m {
+            if count16(m) != 2 || m & union != m {
                 continue;
             }
             let x = m.trailing_zeros() as usize;

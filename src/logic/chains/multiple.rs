@@ -26,6 +26,7 @@ use super::super::technique::Hint;
 use super::nested::NestedHint;
 use super::unary::{Best, Unary, on_to_off};
 use super::{KEYS, cell_of, conjugate, digit_of, is_on, key};
+use crate::logic::bits::{Bits, count16};
 use crate::logic::{Budget, GradeError};
 use std::collections::HashMap;
 
@@ -295,7 +296,7 @@ impl Multiple {
             self.cache_base = Some(Box::new(*b));
         }
         for c in cells_of(b.empty) {
-            let card = b.cell[c].count_ones();
+            let card = count16(b.cell[c]);
             if card > 2 || (card > 1 && kind.dynamic()) {
                 self.cell_hints(b, c, kind, best, budget)?;
             }
@@ -452,7 +453,7 @@ impl Multiple {
         let mut causes = [CAUSE_CELL; 4];
         let mut n = 0;
         self.parents.clear();
-        if y && g.cell[c].count_ones() == 2 {
+        if y && g.cell[c].two() {
             let other = (g.cell[c] & !(1 << d)).trailing_zeros() as usize;
             let start = self.parents.len() as u32;
             self.parents.push(p as u16);
@@ -469,7 +470,7 @@ impl Multiple {
         for (t, &u) in CELL_UNITS[c].iter().enumerate() {
             let mask = UNIT_MASK[u as usize];
             let rest = g.digit[d] & mask & !bit(c);
-            if rest.count_ones() != 1 {
+            if !rest.one() {
                 continue;
             }
             let k = key(rest.trailing_zeros() as usize, d, true) as u16;

@@ -21,6 +21,7 @@ mod sweep;
 use super::super::board::{Board, CELL_UNITS, PEERS, UNIT_MASK, bit, cells_of, digits_of};
 use super::super::technique::{Hint, Technique};
 use super::{KEYS, SortKey, cell_of, conjugate, digit_of, is_on, key};
+use crate::logic::bits::Bits;
 use sweep::Graph;
 
 /// The consequences of an "on" potential: the cell's other candidates (Y links only), then
@@ -57,7 +58,7 @@ pub(crate) fn on_to_off(b: &Board, k: usize, y: bool, out: &mut [u16; 32]) -> us
 pub(crate) fn off_to_on(b: &Board, k: usize, y: bool, x: bool, out: &mut [u16; 4]) -> usize {
     let (c, d) = (cell_of(k), digit_of(k));
     let mut n = 0;
-    if y && b.cell[c].count_ones() == 2 {
+    if y && b.cell[c].two() {
         let other = (b.cell[c] & !(1 << d)).trailing_zeros() as usize;
         out[n] = key(c, other, true) as u16;
         n += 1;
@@ -65,7 +66,7 @@ pub(crate) fn off_to_on(b: &Board, k: usize, y: bool, x: bool, out: &mut [u16; 4
     if x {
         for &u in &CELL_UNITS[c] {
             let rest = b.digit[d] & UNIT_MASK[u as usize] & !bit(c);
-            if rest.count_ones() == 1 {
+            if rest.one() {
                 let kk = key(rest.trailing_zeros() as usize, d, true) as u16;
                 if !out[..n].contains(&kk) {
                     out[n] = kk;
@@ -78,6 +79,57 @@ pub(crate) fn off_to_on(b: &Board, k: usize, y: bool, x: bool, out: &mut [u16; 4
 }
 
 const NONE: u32 = u32::MAX;
+
+/// `off_to_on` answers on one grid with one kind of links (a pass of a search), each worked
+/// out once: a cycle search asks again for every path through an "off" potential.
+pub(crate) struct OffLinks {
+    epoch: u32,
+    stamp: Vec<u32>,
+    /// Per key: the answer, its length in the last place.
+    out: Vec<[u16; 5]>,
+}
+
+impl Default for OffLinks {
+    fn default() -> Self {
+        OffLinks {
+            epoch: 0,
+            stamp: vec![0; KEYS],
+            out: vec![[0; 5]; KEYS],
+        }
+    }
+}
+
+impl OffLinks {
+    /// Forgets every answer: a new grid or new kinds of links.
+    pub(crate) fn start(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.fill(0);
+            self.epoch = 1;
+        }
+    }
+
+    /// `off_to_on(b, k, y, x, out)`, for the grid and links since `start`.
+    #[inline]
+    pub(crate) fn get(
+        &mut self,
+        b: &Board,
+        k: usize,
+        y: bool,
+        x: bool,
+        out: &mut [u16; 4],
+    ) -> usize {
+        if self.stamp[k] != self.epoch {
+            let mut buf = [0u16; 4];
+            let n = off_to_on(b, k, y, x, &mut buf);
+            self.out[k] = [buf[0], buf[1], buf[2], buf[3], n as u16];
+            self.stamp[k] = self.epoch;
+        }
+        let e = &self.out[k];
+        out.copy_from_slice(&e[..4]);
+        e[4] as usize
+    }
+}
 
 /// Scratch memory of the unary search, kept between calls.
 pub(crate) struct Unary {
@@ -92,6 +144,7 @@ pub(crate) struct Unary {
     cur: Vec<u16>,
     next: Vec<u16>,
     path: Vec<u16>,
+    links: OffLinks,
 }
 
 impl Default for Unary {
@@ -104,6 +157,7 @@ impl Default for Unary {
             cur: Vec::new(),
             next: Vec::new(),
             path: Vec::new(),
+            links: OffLinks::default(),
         }
     }
 }
@@ -148,6 +202,7 @@ impl Unary {
     pub fn find(&mut self, b: &Board, best: &mut Best) {
         let graph = Graph::new(b);
         for (y, x) in [(false, true), (true, false), (true, true)] {
+            self.links.start();
             let (rank, _, _) = Self::kind(y, x);
             let cycle_base = if y && x { 7.0 } else { 6.5 };
             let chain_base = if y { 7.0 } else { 6.6 };
@@ -227,7 +282,7 @@ impl Unary {
                 let n = if is_on(p) {
                     on_to_off(b, p, y, &mut buf)
                 } else {
-                    let n = off_to_on(b, p, y, true, &mut buf4);
+                    let n = self.links.get(b, p, y, true, &mut buf4);
                     buf[..n].copy_from_slice(&buf4[..n]);
                     n
                 };
@@ -326,7 +381,7 @@ impl Unary {
             self.next.clear();
             for oi in first..self.objs.len() {
                 let q = self.objs[oi].0 as usize;
-                let n = off_to_on(b, q, y, x, &mut buf4);
+                let n = self.links.get(b, q, y, x, &mut buf4);
                 for &r in &buf4[..n] {
                     let r = r as usize;
                     if iteration >= 2 && r == source {

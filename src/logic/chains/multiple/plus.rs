@@ -11,6 +11,7 @@ use super::super::key;
 use super::super::nested::NestedHint;
 use super::{Multiple, NESTED_CACHE_MAX, NO_NEST, NestedRemovals, Slot};
 use crate::logic::Budget;
+use crate::logic::bits::Bits;
 
 impl Multiple {
     /// The removals that pointing, claiming, hidden and naked pairs, or X-Wings (the first of
@@ -179,7 +180,7 @@ impl Advanced<'_> {
                 for i1 in 0..9 {
                     let r1 = UNIT_MASK[k1 + i1];
                     let p1 = g.digit[d] & r1;
-                    if p1.count_ones() < 2 {
+                    if !p1.many() {
                         continue;
                     }
                     for i2 in 0..9 {
@@ -225,13 +226,13 @@ impl Advanced<'_> {
                 let mut ok = true;
                 for d in digits_of(set as u16) {
                     let p = g.digit[d] & mask;
-                    if p.count_ones() <= 1 {
+                    if !p.many() {
                         ok = false;
                         break;
                     }
                     common |= p;
                 }
-                if !ok || common.count_ones() != 2 {
+                if !ok || !common.two() {
                     continue;
                 }
                 let mut entries = [(0u8, 0u16); 2];
@@ -274,14 +275,14 @@ impl Advanced<'_> {
                 let mut ok = true;
                 for (i, k) in digits_of(set as u16).enumerate() {
                     let x = cells[k] as usize;
-                    if g.cell[x].count_ones() <= 1 {
+                    if !g.cell[x].many() {
                         ok = false;
                         break;
                     }
                     digits |= g.cell[x];
                     chosen[i] = x;
                 }
-                if !ok || digits.count_ones() != 2 {
+                if !ok || !digits.two() {
                     continue;
                 }
                 let mut entries = [(0u8, 0u16); 9];
@@ -317,7 +318,18 @@ impl Advanced<'_> {
                 placed[v as usize - 1] += 1;
             }
         }
-        for (base_kind, cover_kind) in [(COL0, ROW0), (ROW0, COL0)] {
+        // Each line's places of each digit, as positions in the line, worked out once.
+        let mut lines = [[[0u16; 9]; 9]; 2];
+        for (t, kind) in [COL0, ROW0].into_iter().enumerate() {
+            for (d, places) in lines[t].iter_mut().enumerate() {
+                for (i, pat) in places.iter_mut().enumerate() {
+                    for (k, &x) in UNIT_CELLS[kind + i].iter().enumerate() {
+                        *pat |= ((g.digit[d] >> x & 1) as u16) << k;
+                    }
+                }
+            }
+        }
+        for (t, (base_kind, cover_kind)) in [(COL0, ROW0), (ROW0, COL0)].into_iter().enumerate() {
             for set in combinations(2, 9) {
                 for d in 0..9 {
                     if placed[d] + 4 > 9 {
@@ -326,17 +338,14 @@ impl Advanced<'_> {
                     let mut union = 0u16;
                     let mut ok = true;
                     for i in digits_of(set as u16) {
-                        let mut pat = 0u16;
-                        for (k, &x) in UNIT_CELLS[base_kind + i].iter().enumerate() {
-                            pat |= ((g.digit[d] >> x & 1) as u16) << k;
-                        }
-                        if pat.count_ones() <= 1 {
+                        let pat = lines[t][d][i];
+                        if !pat.many() {
                             ok = false;
                             break;
                         }
                         union |= pat;
                     }
-                    if !ok || union.count_ones() != 2 {
+                    if !ok || !union.two() {
                         continue;
                     }
                     let mut base_cells = 0u128;

@@ -7,8 +7,9 @@ use super::super::nested::{
     Fingerprint, NestedHint, cause_off, cause_on, hashmap_order, rule_parents, sort_and_dedup,
 };
 use super::super::{SortKey, cell_of, conjugate, digit_of, is_on, key};
-use super::{NONE, Unary, off_to_on, on_to_off};
+use super::{NONE, Unary, on_to_off};
 use crate::logic::Budget;
+use crate::logic::bits::count16;
 
 impl Unary {
     /// Every cycle and forcing chain on grid `g`, as nested hints for a dynamic search whose
@@ -24,9 +25,10 @@ impl Unary {
     ) -> bool {
         out.clear();
         for (y, x) in [(false, true), (true, false), (true, true)] {
+            self.links.start();
             let (rank, _, _) = Self::kind(y, x);
             for c in cells_of(g.empty) {
-                let n = g.cell[c].count_ones();
+                let n = count16(g.cell[c]);
                 if n < 2 || (!x && n > 2) {
                     continue;
                 }
@@ -74,7 +76,7 @@ impl Unary {
                 let n = if is_on(p) {
                     on_to_off(g, p, y, &mut buf)
                 } else {
-                    let n = off_to_on(g, p, y, true, &mut buf4);
+                    let n = self.links.get(g, p, y, true, &mut buf4);
                     buf[..n].copy_from_slice(&buf4[..n]);
                     n
                 };
@@ -173,7 +175,7 @@ impl Unary {
             self.next.clear();
             for oi in first..self.objs.len() {
                 let q = self.objs[oi].0 as usize;
-                let n = off_to_on(g, q, y, x, &mut buf4);
+                let n = self.links.get(g, q, y, x, &mut buf4);
                 for &r in &buf4[..n] {
                     let r = r as usize;
                     if iteration >= 2

@@ -5,6 +5,7 @@
 
 use super::super::super::board::{Board, PEERS, UNIT_MASK, bit, cells_of, digits_of};
 use super::super::{cell_of, digit_of, is_on};
+use crate::logic::bits::Bits;
 
 /// The links of a grid as sets, for breadth-first sweeps that handle a whole level at once.
 pub(super) struct Graph {
@@ -20,7 +21,7 @@ impl Graph {
         for u in 0..27 {
             for d in 0..9 {
                 let p = b.digit[d] & UNIT_MASK[u];
-                if p.count_ones() == 2 {
+                if p.two() {
                     let a = p.trailing_zeros() as usize;
                     let c = (p & (p - 1)).trailing_zeros() as usize;
                     partner[d][a] |= bit(c);
@@ -30,7 +31,7 @@ impl Graph {
         }
         let mut bivalue = 0u128;
         for c in cells_of(b.empty) {
-            if b.cell[c].count_ones() == 2 {
+            if b.cell[c].two() {
                 bivalue |= bit(c);
             }
         }
