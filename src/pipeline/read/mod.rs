@@ -6,9 +6,10 @@
 //! `grid` (blocks of nine rows of nine cells) and `parquet` (one column of a Parquet file);
 //! `lines` splits lines for text and grids; `inputs` turns the command line's inputs into the
 //! list of files read in turn ([`Source`]s); `open` opens one input (decompression, format);
-//! `shard` finds the records of one part of a run (`--shard K/N`). A record that is not a
-//! puzzle becomes [`RecordInput::Invalid`] with the reason, never an error: only I/O failures
-//! and options that do not fit the input stop reading. No record is held in memory beyond
+//! `shard` finds the records of one part of a run (`--shard K/N`); `options` holds what a run
+//! is told about its inputs and the errors that stop reading, `record` the records. A record
+//! that is not a puzzle becomes [`RecordInput::Invalid`] with the reason, never an error: only
+//! I/O failures and options that do not fit the input stop reading. No record is held in memory beyond
 //! [`MAX_RECORD_BYTES`], so memory stays flat whatever the input holds.
 
 pub(crate) mod compressed;
@@ -16,13 +17,20 @@ pub(crate) mod csv;
 mod grid;
 pub mod inputs;
 mod lines;
+mod options;
 #[cfg(feature = "parquet")]
 mod parquet;
+mod record;
 mod shard;
 mod text;
 
 pub use inputs::Source;
 use open::{Stream, format_of, open_one, open_slice, open_stream};
+pub use options::{
+    Column, Format, Header, PUZZLE_COLUMN_NAMES, ReadError, ReadOptions, SOLUTION_COLUMN_NAMES,
+};
+pub(crate) use record::PlainRecord;
+pub use record::{Expected, Record, RecordInput};
 use shard::Part;
 
 use std::fs::File;
@@ -51,236 +59,6 @@ const BUF_SIZE: usize = 64 * 1024;
 
 /// The read buffer of a file smaller than [`BUF_SIZE`] is its size, and at least this.
 const MIN_BUF_SIZE: usize = 8 * 1024;
-
-/// One record of the input.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
-    /// The input it comes from: its index in the run's list of inputs ([`Reader::names`]),
-    /// from 0.
-    pub file: u32,
-    /// 1-based line number where the record starts (for Parquet, the row number).
-    pub line: u64,
-    /// The puzzle, or why the record is not one.
-    pub input: RecordInput,
-    /// The solution the input states beside the puzzle, when [`ReadOptions::expect_column`]
-    /// asks for one (`validate --expect-column`); `None` otherwise. Boxed, as few runs ask for
-    /// it and records are moved from stage to stage.
-    pub expected: Option<Box<Expected>>,
-}
-
-/// A record whose line holds nothing but a puzzle written as the output's `puzzle` column
-/// writes it: 81 bytes, each `1`-`9` or `.`, read in place and compared with a row's `puzzle`
-/// field. `--resume` checks every row so, and parsing each line into a [`Record`], or even
-/// copying it, would cost more than the rest of that check.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PlainRecord {
-    /// As [`Record::file`].
-    pub(crate) file: u32,
-    /// As [`Record::line`].
-    pub(crate) line: u64,
-    /// `None` when the line is the field it was compared with; the line otherwise.
-    pub(crate) differs: Option<Box<[u8; CELLS]>>,
-}
-
-impl PlainRecord {
-    /// The record [`Reader::next_record`] would have read; `compared` is the field that
-    /// [`Reader::next_plain`] compared it with.
-    pub(crate) fn into_record(self, compared: &[u8]) -> Record {
-        let line = self.differs.as_deref().map_or(compared, |cells| &cells[..]);
-        Record {
-            file: self.file,
-            ..text::line_record(self.line, line)
-        }
-    }
-}
-
-/// A solution stated in the input beside a puzzle (a CSV column such as Kaggle's `solutions`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Expected {
-    /// A complete grid.
-    Grid(Grid),
-    /// The row has no such field, or it is empty.
-    Missing,
-    /// The field is not a complete grid: why.
-    Malformed(String),
-}
-
-impl Expected {
-    /// Reads a stated solution from a CSV field: 81 digits `1`-`9`, blanks not allowed.
-    pub fn parse(field: Option<&[u8]>) -> Expected {
-        let Some(field) = field.map(<[u8]>::trim_ascii).filter(|f| !f.is_empty()) else {
-            return Expected::Missing;
-        };
-        match Grid::parse_bytes(field) {
-            Ok(g) if g.is_full() => Expected::Grid(g),
-            Ok(g) => Expected::Malformed(format!("{} blank cells", CELLS - g.clue_count())),
-            Err(e) => Expected::Malformed(e.to_string()),
-        }
-    }
-}
-
-/// What a record holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RecordInput {
-    /// A well-formed puzzle (its clues may still conflict).
-    Puzzle(Grid),
-    /// Not a puzzle.
-    Invalid {
-        /// The record text as read (cut to a few hundred bytes, invalid UTF-8 replaced).
-        text: String,
-        /// Why it is not a puzzle.
-        reason: String,
-    },
-}
-
-/// The input formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Format {
-    /// By the file name: CSV for `.csv`, tab-separated CSV for `.tsv`, Parquet for `.parquet`
-    /// (each also with `.gz`, `.xz` or `.zst` after it, but Parquet), text otherwise.
-    #[default]
-    Auto,
-    /// One puzzle per line: 81 cells, then optionally a delimiter and a comment; or one field
-    /// of 81 cells anywhere in the line.
-    Text,
-    /// CSV with the puzzle in one column.
-    Csv,
-    /// Blocks of nine rows of nine cells.
-    Grid,
-    /// A Parquet file with the puzzle in one column (needs the cargo feature `parquet`).
-    Parquet,
-}
-
-/// Whether a CSV input starts with a header row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Header {
-    /// A header when no field of the first row is a puzzle.
-    #[default]
-    Auto,
-    /// The first row is a header.
-    Yes,
-    /// There is no header.
-    No,
-}
-
-/// Which CSV or Parquet column holds the puzzle.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Column {
-    /// The first column with one of the usual names (`puzzle`, `quizzes`, ...), else the first
-    /// whose values in the first rows are puzzles, else column 0.
-    #[default]
-    Auto,
-    /// A 0-based column index.
-    Index(usize),
-    /// A column named in the header (case-insensitive).
-    Name(String),
-}
-
-impl std::str::FromStr for Column {
-    type Err = std::convert::Infallible;
-
-    /// A number is an index, nothing (`""`) is [`Column::Auto`], anything else a name.
-    fn from_str(s: &str) -> Result<Column, Self::Err> {
-        Ok(match s.parse() {
-            Ok(i) => Column::Index(i),
-            Err(_) if s.is_empty() => Column::Auto,
-            Err(_) => Column::Name(s.to_string()),
-        })
-    }
-}
-
-/// Column names taken to hold puzzles when no `--column` is given, in order of preference.
-pub const PUZZLE_COLUMN_NAMES: [&str; 7] = [
-    "puzzle", "puzzles", "quizzes", "quiz", "sudoku", "grid", "board",
-];
-
-/// Column names taken to hold stated solutions when `--expect-column` names none.
-pub const SOLUTION_COLUMN_NAMES: [&str; 2] = ["solution", "solutions"];
-
-/// Reading options.
-#[derive(Debug, Clone, Default)]
-pub struct ReadOptions {
-    /// The input format.
-    pub format: Format,
-    /// The puzzle column (CSV, Parquet).
-    pub column: Column,
-    /// Header handling (CSV).
-    pub header: Header,
-    /// A CSV or Parquet column holding each puzzle's stated solution, read into
-    /// [`Record::expected`] (`validate --expect-column`). Other formats refuse it with
-    /// [`ReadError::Usage`].
-    pub expect_column: Option<Column>,
-    /// The CSV field delimiter; `None`: a tab for `.tsv` files, else told by the first line.
-    pub delimiter: Option<u8>,
-    /// Text: the 0-based field of each line that holds the puzzle (fields separated by runs of
-    /// spaces, tabs, `,`, `;` or `|`); `None`: the line's start, or its one field of 81 cells.
-    pub field: Option<usize>,
-    /// Read only this part of the records of all the inputs together, keeping their `line`s:
-    /// a contiguous range, cut by bytes when every input is an uncompressed text or CSV file,
-    /// else by record index after a pass that counts the records (stdin is copied to a
-    /// temporary file for it). The parts 0..N-1 together read every record once, in order.
-    /// [`Reader::from_reader`] refuses it.
-    pub shard: Option<Shard>,
-}
-
-impl ReadOptions {
-    /// The options that only some formats take and that are given, each with the formats
-    /// that take it and its command-line name.
-    fn format_only(&self) -> [(bool, &'static [Format], &'static str); 5] {
-        const TABLES: &[Format] = &[Format::Csv, Format::Parquet];
-        [
-            (self.expect_column.is_some(), TABLES, "--expect-column"),
-            (self.column != Column::Auto, TABLES, "--column"),
-            (self.header != Header::Auto, &[Format::Csv], "--header"),
-            (self.delimiter.is_some(), &[Format::Csv], "--delimiter"),
-            (self.field.is_some(), &[Format::Text], "--field"),
-        ]
-    }
-
-    /// Refuses an option given for an input of a format that does not take it.
-    fn check(&self, name: &str, format: Format) -> Result<(), ReadError> {
-        let misfit = self
-            .format_only()
-            .into_iter()
-            .find(|(given, formats, _)| *given && !formats.contains(&format));
-        let Some((_, formats, option)) = misfit else {
-            return Ok(());
-        };
-        let needs = match formats {
-            [Format::Csv] => "CSV input (name it .csv or .tsv, or give --format csv)",
-            [Format::Text] => "text input",
-            _ => "CSV input or a Parquet file (name it .csv or .parquet, or give --format)",
-        };
-        Err(ReadError::Usage {
-            path: name.to_string(),
-            message: format!("{option} needs {needs}"),
-        })
-    }
-}
-
-/// An error that stops reading: the input cannot be opened or read, or the options do not fit
-/// it. Bad records are not errors.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    /// The input could not be opened or read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The input's name.
-        path: String,
-        /// The OS error.
-        source: io::Error,
-    },
-    /// The options do not fit the input (e.g. a column name that is not in the header).
-    #[error("{path}: {message}")]
-    Usage {
-        /// The input's name.
-        path: String,
-        /// What is wrong.
-        message: String,
-    },
-}
 
 /// A plain line read in place by [`RecordSource::next_plain`]: its number, and its cells when
 /// they are not the field it was compared with.
