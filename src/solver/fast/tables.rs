@@ -450,3 +450,6 @@ pub(super) static BAND_UNIT_CELLS: [u32; 64] = {
 
 /// The cells of box 0 in a band word.
 pub(super) const BOX0: u32 = 0x1C0E07;
+
+#[cfg(test)]
+mod tests;
