@@ -1,30 +1,37 @@
 //! The table of [`key`](super::canon::key)s that finds isomorphs and repeats across a corpus
 //! (`validate --duplicates --isomorphs`, `--against`): for each distinct key, where it was
-//! first seen (an input and a line), in 16 bytes an entry and at most 25 bytes a key at any
-//! size, growth included, plus a fixed cost of at most about 160 KB (the list of sub-tables,
-//! and their first 8 slots each while they hold only a few keys).
+//! first seen (an input and a line) and a 2-bit tag its caller chose then, in 16 bytes an
+//! entry and at most 25 bytes a key at any size, growth included, plus a fixed cost of at
+//! most about 200 KB (the list of sub-tables, and their first 8 slots each while they hold
+//! only a few keys).
 //!
-//! - **Entries.** A key is two hashes below 2^61 (61 bits each); the table keeps 106 of those
-//!   122 bits: the second hash whole with 3 bits of the first in one word, 32 more bits of the
-//!   first in a `u32`, and 10 more in which sub-table holds it. The other `u32` is where the
-//!   key was first seen, as an index into a short list of runs of lines (one per
-//!   input, in practice) that turns it back into an input and a line. A false match needs
-//!   the second hash to agree (a probability below 2^-59, as [`key`](super::canon::key)
-//!   says) and 45 bits of the first (2^-45, taking those bits as random): below 2^-104 for a
-//!   pair of different forms, so below 10^-13 among a billion classes.
+//! - **Entries.** A key is two hashes below 2^61 (61 bits each); the table keeps 104 of those
+//!   122 bits: the second hash whole with 3 bits of the first in one word, 30 more bits of the
+//!   first beside the tag in a `u32`, and 10 more in which sub-table holds it. The other
+//!   `u32` is where the key was first seen, as an index into a short list of runs of lines
+//!   (one per input, in practice) that turns it back into an input and a line. A false match
+//!   needs the second hash to agree (a probability below 2^-59, as
+//!   [`key`](super::canon::key) says) and 43 bits of the first (2^-43, taking those bits as
+//!   random): below 2^-102 for a pair of different forms, so about 10^-13 among a billion
+//!   classes.
 //! - **Growth.** The keys are spread over 1,024 sub-tables by 10 of their bits. Each is an
 //!   open-addressing table with linear probing, at most 4/5 full, that grows by a quarter
 //!   when full (to any size, a key's slot being its mixed bits scaled to the size): it holds
 //!   between 16 / (4/5) = 20 and 25 bytes a key, and while one grows only its old and new
 //!   slots are held together, a thousandth of the whole. The sub-tables fill alike, so all
 //!   grow at about the same time, which is why each grows by a quarter and not by doubling.
+//! - **Sharing.** Each sub-table has its own lock, so that other threads can read the tags
+//!   while the table's owner adds keys ([`Known`]: `validate`'s workers skip the search of a
+//!   puzzle whose class is already known).
 //! - **Past 2^32 - 1 lines.** A key first seen at a place the `u32` cannot index goes to a
-//!   plain hash map beside the table (more bytes a key, the same answers).
+//!   plain hash map beside the table (more bytes a key, the same answers; [`Known`] does not
+//!   see it).
 //!
 //! The keys are a fixed function of the forms, so a corpus built to crowd a few slots makes
 //! a run slower, never wrong.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::key_hasher::KeyHashing;
 
@@ -39,6 +46,10 @@ const MIN_SLOTS: usize = 8;
 /// A sub-table holds at most `FULL_NUM / FULL_DEN` of its slots.
 const FULL_NUM: usize = 4;
 const FULL_DEN: usize = 5;
+/// The bits of [`Slot::hi`] that hold the key; the two above hold the tag.
+const HI_KEY: u32 = (1 << 30) - 1;
+/// The tag's place in [`Slot::hi`].
+const TAG_SHIFT: u32 = 30;
 
 /// A key's kept bits, in the order [`KeyTable`] keeps them: 128 bits, with 122 significant.
 fn packed(key: u128) -> u128 {
@@ -47,7 +58,7 @@ fn packed(key: u128) -> u128 {
     (u128::from(first) << 61) | u128::from(second)
 }
 
-/// One slot: 96 bits of a key and the index of its place (16 bytes).
+/// One slot: 94 bits of a key, its tag and the index of its place (16 bytes).
 #[derive(Debug, Clone, Copy)]
 #[repr(C)]
 struct Slot {
@@ -89,7 +100,7 @@ impl Sub {
             if slot.at == EMPTY {
                 return Err(i);
             }
-            if slot.lo == lo && slot.hi == hi {
+            if slot.lo == lo && slot.hi & HI_KEY == hi {
                 return Ok(i);
             }
             i += 1;
@@ -178,11 +189,45 @@ impl Places {
 /// The keys seen, each with where it was first seen (the module documentation says how).
 #[derive(Debug)]
 pub struct KeyTable {
-    subs: Vec<Sub>,
+    subs: Subs,
     len: usize,
     places: Places,
-    /// The keys first seen where `places` has no index for.
-    spill: HashMap<u128, (u32, u64), KeyHashing>,
+    /// The keys first seen where `places` has no index for, with their tags.
+    spill: HashMap<u128, (u32, u64, u8), KeyHashing>,
+}
+
+/// The sub-tables, each behind its own lock, shared with the [`Known`] views.
+type Subs = Arc<[Mutex<Sub>]>;
+
+/// Sub-table `s` of `subs`, locked. A thread that panicked holding a lock left the
+/// sub-table whole (every change to it is a single assignment after any allocation), so its
+/// lock is taken all the same.
+fn lock(subs: &Subs, s: usize) -> MutexGuard<'_, Sub> {
+    subs[s].lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A view of a [`KeyTable`] for other threads: the tag of each key held (not of those past
+/// the last `u32` index). Answers change as the table's owner adds keys.
+#[derive(Clone)]
+pub struct Known {
+    subs: Subs,
+}
+
+impl std::fmt::Debug for Known {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Known")
+    }
+}
+
+impl Known {
+    /// The tag `key` was added with, if the table holds it.
+    pub fn tag(&self, key: u128) -> Option<u8> {
+        let (s, lo, hi) = KeyTable::split(key);
+        let sub = lock(&self.subs, s);
+        sub.find(lo, hi)
+            .ok()
+            .map(|i| (sub.slots[i].hi >> TAG_SHIFT) as u8)
+    }
 }
 
 impl Default for KeyTable {
@@ -195,7 +240,7 @@ impl KeyTable {
     /// An empty table.
     pub fn new() -> KeyTable {
         KeyTable {
-            subs: (0..SUBS).map(|_| Sub::default()).collect(),
+            subs: (0..SUBS).map(|_| Mutex::new(Sub::default())).collect(),
             len: 0,
             places: Places::default(),
             spill: HashMap::default(),
@@ -205,7 +250,18 @@ impl KeyTable {
     /// The sub-table and the kept bits of `key`.
     fn split(key: u128) -> (usize, u64, u32) {
         let p = packed(key);
-        ((p >> 96) as usize & (SUBS - 1), p as u64, (p >> 64) as u32)
+        (
+            (p >> 96) as usize & (SUBS - 1),
+            p as u64,
+            (p >> 64) as u32 & HI_KEY,
+        )
+    }
+
+    /// A view of the tags for other threads.
+    pub fn known(&self) -> Known {
+        Known {
+            subs: self.subs.clone(),
+        }
     }
 
     /// The distinct keys held.
@@ -220,39 +276,64 @@ impl KeyTable {
 
     /// Where `key` was first seen (input, line), if it was.
     pub fn get(&self, key: u128) -> Option<(u32, u64)> {
+        self.get_tagged(key).map(|(file, line, _)| (file, line))
+    }
+
+    /// Where `key` was first seen (input, line) and its tag, if it was.
+    fn get_tagged(&self, key: u128) -> Option<(u32, u64, u8)> {
         let (s, lo, hi) = KeyTable::split(key);
-        let sub = &self.subs[s];
-        match sub.find(lo, hi) {
-            Ok(i) => Some(self.places.place(sub.slots[i].at)),
-            Err(_) => self.spill.get(&key).copied(),
+        let at = {
+            let sub = lock(&self.subs, s);
+            sub.find(lo, hi).ok().map(|i| sub.slots[i])
+        };
+        match at {
+            Some(slot) => {
+                let (file, line) = self.places.place(slot.at);
+                Some((file, line, (slot.hi >> TAG_SHIFT) as u8))
+            }
+            None => self.spill.get(&key).copied(),
         }
     }
 
     /// Where `key` was first seen; if it was not, it is now, at line `line` of input `file`,
     /// which is returned.
     pub fn first_or_insert(&mut self, key: u128, file: u32, line: u64) -> (u32, u64) {
-        if let Some(first) = self.get(key) {
+        let (file, line, _) = self.first_or_insert_tagged(key, file, line, 0);
+        (file, line)
+    }
+
+    /// Where `key` was first seen and its tag; if it was not, it is now, at line `line` of
+    /// input `file` with `tag` (below 4), which are returned.
+    pub fn first_or_insert_tagged(
+        &mut self,
+        key: u128,
+        file: u32,
+        line: u64,
+        tag: u8,
+    ) -> (u32, u64, u8) {
+        debug_assert!(tag < 4, "a tag has two bits");
+        if let Some(first) = self.get_tagged(key) {
             return first;
         }
         self.len += 1;
         match self.places.index(file, line) {
             Some(at) => {
                 let (s, lo, hi) = KeyTable::split(key);
-                self.subs[s].insert(Slot { lo, hi, at });
+                let hi = hi | u32::from(tag & 3) << TAG_SHIFT;
+                lock(&self.subs, s).insert(Slot { lo, hi, at });
             }
             None => {
-                self.spill.insert(key, (file, line));
+                self.spill.insert(key, (file, line, tag));
             }
         }
-        (file, line)
+        (file, line, tag)
     }
 
     /// The bytes the table holds on the heap beyond its fixed cost: its slots and runs (the
     /// spilled keys not counted).
     pub fn heap_bytes(&self) -> usize {
-        self.subs
-            .iter()
-            .map(|s| s.slots.len() * size_of::<Slot>())
+        (0..SUBS)
+            .map(|s| lock(&self.subs, s).slots.len() * size_of::<Slot>())
             .sum::<usize>()
             + self.places.runs.capacity() * size_of::<Run>()
     }
@@ -285,7 +366,7 @@ mod tests {
         }
         assert_eq!(t.len(), n as usize);
         // Every sub-table grew several times; every key is still there, at its first line.
-        assert!(t.subs.iter().all(|s| s.slots.len() > MIN_SLOTS * 2));
+        assert!((0..SUBS).all(|s| lock(&t.subs, s).slots.len() > MIN_SLOTS * 2));
         for i in 0..n {
             assert_eq!(t.first_or_insert(key_of(i), 0, n + 10 + i), (0, i + 2));
             assert_eq!(t.get(key_of(i)), Some((0, i + 2)));
@@ -325,10 +406,18 @@ mod tests {
         for (k, line) in [(a, 1), (b, 2), (c, 3), (d, 4)] {
             assert_eq!(t.get(k), Some((0, line)));
         }
-        // The 16 bits of the first hash that are not kept (its bits 45 to 60) tell no keys
-        // apart: the 2^-45 of the bound.
-        assert_eq!(t.get(a ^ (1 << (64 + 50))), Some((0, 1)));
-        assert_eq!(t.get(a ^ (1 << (64 + 44))), None);
+        // The 18 bits of the first hash that are not kept (its bits 33, 34 and 45 to 60)
+        // tell no keys apart: the 2^-43 of the bound.
+        for unkept in [33, 34, 45, 50, 60] {
+            assert_eq!(
+                t.get(a ^ (1 << (64 + unkept))),
+                Some((0, 1)),
+                "bit {unkept}"
+            );
+        }
+        for kept in [0, 2, 3, 32, 35, 44] {
+            assert_eq!(t.get(a ^ (1 << (64 + kept))), None, "bit {kept}");
+        }
         // Keys crowded into one sub-table and one home slot are found by probing.
         let mut crowded = KeyTable::new();
         for i in 0..500u64 {
@@ -338,6 +427,44 @@ mod tests {
         for i in 0..500u64 {
             assert_eq!(crowded.get((u128::from(i) << 64) | 5), Some((0, i)));
         }
+    }
+
+    #[test]
+    fn tags_come_back_to_the_owner_and_to_views_across_growth() {
+        let mut t = KeyTable::new();
+        let view = t.known();
+        let n = 20_000u64;
+        for i in 0..n {
+            let tag = (i % 4) as u8;
+            assert_eq!(
+                t.first_or_insert_tagged(key_of(i), 0, i + 1, tag),
+                (0, i + 1, tag)
+            );
+        }
+        // A key seen again keeps its first place and tag, whatever tag it comes with now.
+        for i in 0..n {
+            let tag = (i % 4) as u8;
+            assert_eq!(
+                t.first_or_insert_tagged(key_of(i), 1, 5, 3 - tag),
+                (0, i + 1, tag)
+            );
+            assert_eq!(view.tag(key_of(i)), Some(tag));
+            // The tag's bits are not the key's: the same key is found under any tag.
+            assert_eq!(t.get(key_of(i)), Some((0, i + 1)));
+        }
+        assert_eq!(view.tag(key_of(n)), None);
+        assert_eq!(t.len(), n as usize);
+        // A view made before the keys came, and one made after, see the same table; another
+        // thread reads while this one adds.
+        let later = t.known();
+        std::thread::scope(|scope| {
+            let reader = scope.spawn(|| (0..n).filter(|&i| later.tag(key_of(i)).is_some()).count());
+            for i in n..2 * n {
+                t.first_or_insert_tagged(key_of(i), 0, i + 1, 1);
+            }
+            assert_eq!(reader.join().unwrap(), n as usize);
+        });
+        assert_eq!(view.tag(key_of(2 * n - 1)), Some(1));
     }
 
     #[test]
@@ -374,10 +501,19 @@ mod tests {
         assert_eq!(t.first_or_insert(key_of(2), 0, far), (0, far));
         assert_eq!(t.first_or_insert(key_of(3), 1, 7), (1, 7));
         assert_eq!(t.spill.len(), 1);
+        // A spilled key keeps its tag for the owner; views do not see it.
+        let k = key_of(4);
+        assert_eq!(
+            t.first_or_insert_tagged(k, 1, far + 10, 2),
+            (1, far + 10, 2)
+        );
+        assert_eq!(t.spill.len(), 2);
+        assert_eq!(t.first_or_insert_tagged(k, 0, 3, 1), (1, far + 10, 2));
+        assert_eq!(t.known().tag(k), None);
         assert_eq!(t.get(key_of(2)), Some((0, far)));
         assert_eq!(t.get(key_of(3)), Some((1, 7)));
         assert_eq!(t.first_or_insert(key_of(2), 1, 9), (0, far));
         assert_eq!(t.get(key_of(1)), Some((0, 1)));
-        assert_eq!(t.len(), 3);
+        assert_eq!(t.len(), 4);
     }
 }
