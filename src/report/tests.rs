@@ -485,3 +485,47 @@ fn the_outputs_may_not_be_the_inputs_and_nothing_is_written_when_an_input_is_bad
 }
 
 mod band;
+
+#[test]
+fn isomorphs_not_searched_count_as_records_but_not_in_solving() {
+    // `validate --duplicates --isomorphs --all`: three searched puzzles, two later isomorphs
+    // with their class's status and no guesses or time.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("validate.csv");
+    let p = puzzle(25, 1);
+    let grid: Grid = p.parse().unwrap();
+    let row = |line: u64, guesses: Value<'static>, time: Value<'static>, problem| {
+        vec![
+            Value::Number(line),
+            Value::Grid(&grid),
+            Value::Text("unique"),
+            Value::Number(1),
+            Value::Empty,
+            guesses,
+            time,
+            Value::Text(""),
+            Value::Text(problem),
+        ]
+    };
+    let rows = vec![
+        row(1, Value::Number(3), Value::Number(500), ""),
+        row(2, Value::Number(0), Value::Number(700), ""),
+        row(3, Value::Empty, Value::Empty, "isomorph of line 1"),
+        row(4, Value::Number(9), Value::Number(900), ""),
+        row(5, Value::Empty, Value::Empty, "isomorph of line 2"),
+    ];
+    write(&path, &crate::validate::COLUMNS, &rows);
+    let report = read_one(
+        &path,
+        Limits {
+            top: 5,
+            failures: 5,
+        },
+    );
+    assert_eq!(report.command, Command::Validate);
+    assert_eq!(report.records, 5);
+    let solving = report.solving.as_ref().unwrap();
+    assert_eq!(solving.guesses.percentiles.count, 3);
+    assert_eq!(solving.guesses.zeros, 1);
+    assert_eq!(solving.time_ns.percentiles.max, Some(900));
+}

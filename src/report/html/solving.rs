@@ -16,7 +16,8 @@ pub(super) fn solving_section(
     page.push("<section id=\"solving\"><h2>Solving</h2>");
     let _ = write!(
         page.out,
-        "<p class=\"note\">Every record that is a puzzle. Percentiles of guesses and time are \
+        "<p class=\"note\">Every record that is a puzzle and was searched (not an isomorph \
+         whose status `validate --duplicates --isomorphs` took from its class). Percentiles of guesses and time are \
          {}. Puzzles solved without a guess (0) are left off the log axes and counted from the \
          left end of the cumulative charts.</p>",
         escape(precision)

@@ -166,8 +166,12 @@ impl Tally {
         }
         match self.command {
             Command::Solve | Command::Validate => {
-                let guesses = number(Col::Guesses)?.unwrap_or(0);
-                let time = number(Col::TimeNs)?.unwrap_or(0);
+                // A later isomorph whose status `validate --duplicates --isomorphs` took from
+                // its class was not searched: no guesses, no time, nothing to count here.
+                let (Some(guesses), Some(time)) = (number(Col::Guesses)?, number(Col::TimeNs)?)
+                else {
+                    return Ok(());
+                };
                 self.guesses.add(guesses);
                 self.time.add(time);
                 if self.slowest.would_keep(&time) {
