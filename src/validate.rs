@@ -15,11 +15,15 @@ use crate::isomorph::canon::{Canonicaliser, canonical, key};
 use crate::isomorph::key_table::KeyTable;
 use crate::logic::Bounded;
 use crate::pipeline::grade::tenths;
+use crate::pipeline::known::{self, KnownClasses};
 use crate::pipeline::read::{
     Expected, ReadError, ReadOptions, Reader, Record, RecordInput, Source,
 };
-use crate::pipeline::solve::{Row, Status};
+use crate::pipeline::solve::{Row, SolveOptions, Status};
 use crate::pipeline::write::{self, Field, Kind};
+
+/// The solutions `validate` counts to: 2 proves a puzzle unique.
+pub const COUNT_TO: u64 = 2;
 
 /// The report's columns: those of `solve`, then `problem`.
 pub const COLUMNS: [Field; 9] = {
@@ -232,6 +236,9 @@ impl Against {
 pub struct Checker {
     /// `--duplicates`: where each puzzle (or class) was first seen.
     seen: Option<Seen>,
+    /// Comparing by isomorph: a later member of a class whose status is known takes its
+    /// first member's status, the workers not searching it ([`known`]).
+    copy: bool,
     /// With several inputs, their names, for `duplicate of FILE line N`.
     names: Option<Vec<String>>,
     /// `--against`.
@@ -268,6 +275,30 @@ impl Checker {
                 Compare::Isomorph => Seen::Isomorph(KeyTable::new()),
             }),
             ..self
+        }
+    }
+
+    /// The same checker, giving a later isomorph of a puzzle whose status is known that
+    /// status without a search ([`known`]), when duplicates are compared by isomorph and
+    /// nothing else needs each record's own search: not `solve`'s redundant clues or ratings
+    /// (`--minimal`, an ER band), not `stated` solutions (`--expect-column`). The workers
+    /// must then be given [`Checker::known`].
+    pub fn copying_classes(self, solve: &SolveOptions, stated: bool) -> Checker {
+        let copy = matches!(self.seen, Some(Seen::Isomorph(_)))
+            && !solve.find_redundant
+            && !solve.keep_solutions
+            && solve.grade.is_none()
+            && solve.limits.solutions == COUNT_TO
+            && !stated;
+        Checker { copy, ..self }
+    }
+
+    /// The classes whose status is known so far, for the workers, when
+    /// [`copying_classes`](Checker::copying_classes).
+    pub fn known(&self) -> Option<KnownClasses> {
+        match &self.seen {
+            Some(Seen::Isomorph(seen)) if self.copy => Some(KnownClasses::new(seen.known())),
+            _ => None,
         }
     }
 
@@ -316,6 +347,42 @@ impl Checker {
         }
     }
 
+    /// The key of `row`'s canonical form, when puzzles are compared by isomorph: the form the
+    /// workers found, found here if the run did not ask them for it, so that no isomorph is
+    /// missed whoever calls the checker.
+    fn form_key(&self, row: &Row) -> Option<u128> {
+        let isomorph = matches!(self.seen, Some(Seen::Isomorph(_)))
+            || self
+                .against
+                .as_ref()
+                .is_some_and(|a| a.compare == Compare::Isomorph);
+        match (&row.record.input, row.canonical) {
+            (RecordInput::Puzzle(_), Some(form)) => Some(key(&form.grid)),
+            (RecordInput::Puzzle(puzzle), None) if isomorph => Some(key(&canonical(puzzle).grid)),
+            _ => None,
+        }
+    }
+
+    /// With `--duplicates`, for a puzzle seen earlier: how it was compared, where it was
+    /// first seen, and (comparing by isomorph, its form's key being `form_key`) its class's
+    /// tag ([`known::tag`]). The puzzle is recorded as seen here otherwise.
+    fn first(&mut self, row: &Row, form_key: Option<u128>) -> Option<(Compare, Place, u8)> {
+        let RecordInput::Puzzle(puzzle) = &row.record.input else {
+            return None;
+        };
+        let here = Place::new(row.record.file, row.record.line);
+        let tag = if self.copy { known::tag(row) } else { 0 };
+        let (compare, first, tag) = match self.seen.as_mut()? {
+            Seen::Exact(seen) => (Compare::Exact, *seen.entry(*puzzle).or_insert(here), 0),
+            Seen::Isomorph(seen) => {
+                let (file, line, tag) =
+                    seen.first_or_insert_tagged(form_key?, row.record.file, row.record.line, tag);
+                (Compare::Isomorph, Place::new(file, line), tag)
+            }
+        };
+        (first != here).then_some((compare, first, tag))
+    }
+
     fn add(&mut self, kind: Problem, text: &str) {
         if !self.text.is_empty() {
             self.text.push_str("; ");
@@ -327,9 +394,19 @@ impl Checker {
     }
 
     /// The problems of `row`, joined with `; `; empty when it passes. Must be called once per
-    /// row, in input order (duplicates name the earlier line).
-    pub fn check(&mut self, row: &Row) -> &str {
+    /// row, in input order (duplicates name the earlier line). With
+    /// [`copying_classes`](Checker::copying_classes), a later isomorph of a puzzle whose status
+    /// is known is made [`copy`](known::copy)'s row first, searched or not.
+    pub fn check(&mut self, row: &mut Row) -> &str {
         self.text.clear();
+        let form_key = self.form_key(row);
+        let first = self.first(row, form_key);
+        if let Some((Compare::Isomorph, _, tag)) = first
+            && self.copy
+            && let Some(status) = known::status(tag)
+        {
+            known::copy(row, status, COUNT_TO);
+        }
         match row.status {
             Status::Invalid => self.add(Problem::Invalid, "invalid"),
             Status::Unsolvable => self.add(Problem::Unsolvable, "unsolvable"),
@@ -378,32 +455,7 @@ impl Checker {
             );
         }
         if let RecordInput::Puzzle(puzzle) = &row.record.input {
-            let here = Place::new(row.record.file, row.record.line);
-            // The form the workers found; found here if the run did not ask them for it, so
-            // that no isomorph is missed whoever calls the checker.
-            let isomorph = matches!(self.seen, Some(Seen::Isomorph(_)))
-                || self
-                    .against
-                    .as_ref()
-                    .is_some_and(|a| a.compare == Compare::Isomorph);
-            let form_key = match row.canonical {
-                Some(form) => Some(key(&form.grid)),
-                None if isomorph => Some(key(&canonical(puzzle).grid)),
-                None => None,
-            };
-            let first = match (&mut self.seen, form_key) {
-                (Some(Seen::Exact(seen)), _) => {
-                    Some((Compare::Exact, *seen.entry(*puzzle).or_insert(here)))
-                }
-                (Some(Seen::Isomorph(seen)), Some(k)) => {
-                    let (file, line) = seen.first_or_insert(k, row.record.file, row.record.line);
-                    Some((Compare::Isomorph, Place::new(file, line)))
-                }
-                _ => None,
-            };
-            if let Some((compare, first)) = first
-                && first != here
-            {
+            if let Some((compare, first, _)) = first {
                 let text = format!("{} {}", compare.words(), self.place(first));
                 self.add(Problem::Duplicate, &text);
             }

@@ -13,7 +13,7 @@ use sudoku_batch::pipeline::grade::{ErBand, GradeOptions};
 use sudoku_batch::pipeline::solve::{Row, SolveOptions, Worker, solve_record};
 use sudoku_batch::pipeline::write::{COLUMNS, Value, row_values};
 use sudoku_batch::solver::{Limits, Stop};
-use sudoku_batch::validate::{Checker, Compare};
+use sudoku_batch::validate::{COUNT_TO, Checker, Compare};
 
 use crate::columns::{Columns, PROBLEM, schema, table};
 use crate::input::Puzzles;
@@ -137,7 +137,7 @@ pub fn validate(
     let options = SolveOptions {
         strategy: strategy(solver)?,
         limits: Limits {
-            solutions: 2,
+            solutions: COUNT_TO,
             guesses: max_guesses,
             stop: None,
         },
@@ -156,10 +156,15 @@ pub fn validate(
     } else {
         Compare::Exact
     };
-    let mut checker = Checker::new(false, min_clues).with_duplicates(duplicates.then_some(compare));
+    // A later isomorph of a puzzle whose status is known is not searched, when nothing else
+    // needs its own search.
+    let mut checker = Checker::new(false, min_clues)
+        .with_duplicates(duplicates.then_some(compare))
+        .copying_classes(&options, expected.is_some());
     if let Some((min, max)) = band {
         checker = checker.with_er_band(min, max);
     }
+    let known = checker.known();
     let fields: Vec<_> = COLUMNS.iter().copied().chain([PROBLEM]).collect();
     let schema = schema(&fields);
     let mut error = String::new();
@@ -169,7 +174,7 @@ pub fn validate(
         py,
         threads,
         puzzles.len(),
-        || Worker::new(&options),
+        || Worker::new(&options).with_known(known.clone()),
         |worker, range, stop| {
             let options = stoppable(&options, stop);
             range
@@ -180,8 +185,8 @@ pub fn validate(
                 })
                 .collect::<Vec<Row>>()
         },
-        |rows| {
-            for row in &rows {
+        |mut rows| {
+            for row in &mut rows {
                 let problem = checker.check(row);
                 if all || !problem.is_empty() {
                     let values = row_values(row, &mut error);

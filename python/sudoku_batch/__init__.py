@@ -190,7 +190,10 @@ def validate(
         minimal: list the clues that can be removed (``redundant clues: r3c4 r7c1``).
         duplicates: name repeats (``duplicate of line 12``).
         isomorphs: with ``duplicates``, name isomorphs of earlier puzzles too (``isomorph of
-            line 12``): the same canonical form, as :func:`canon` gives it.
+            line 12``): the same canonical form, as :func:`canon` gives it. Such a puzzle is
+            not searched when its class was found unique, multiple or unsolvable (unless
+            ``minimal``, ``expected`` or an ER band need its own search): its row has that
+            status, with ``solution``, ``guesses`` and ``time_ns`` null.
         min_clues: fail puzzles with fewer clues (``17 clues, fewer than 20``).
         min_er: fail puzzles rated below this on the Sudoku Explainer scale (``ER 2.3, below
             2.5``); every puzzle is then rated as :func:`grade` rates it, which costs far more

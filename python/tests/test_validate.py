@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import re
 
+import pyarrow.compute as pc
 import pytest
 
 import sudoku_batch
@@ -125,3 +126,9 @@ def test_isomorphs_name_a_transposed_puzzle_as_the_command_line_does():
     rows = sudoku_batch.validate([puzzle, transposed], duplicates=True, isomorphs=True)
     problems = dict(zip(rows.column("line").to_pylist(), rows.column("problem").to_pylist()))
     assert problems.get(2) == "isomorph of line 1", problems
+    # The isomorph takes its class's status, with nothing of a search: the same row whether
+    # its worker searched it or not.
+    second = rows.filter(pc.equal(rows.column("line"), 2)).to_pylist()[0]
+    assert (second["status"], second["solutions"]) == ("unique", 1), second
+    assert second["solution"] is None and second["guesses"] is None, second
+    assert second["time_ns"] is None, second

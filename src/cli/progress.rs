@@ -114,22 +114,34 @@ pub fn write_head(out: &mut dyn Write, summary: &Summary) -> std::io::Result<()>
 }
 
 /// Writes the end-of-run summary: records, count per status, wall time, rate, mean guesses per
-/// puzzle and the share of puzzles settled without guessing.
+/// puzzle searched, the share of them settled without guessing, and the puzzles not searched.
 pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> std::io::Result<()> {
     write_head(out, summary)?;
-    let puzzles = summary.puzzles();
     let counts: Vec<String> = Status::ALL
         .iter()
         .map(|&s| format!("{} {}", s, thousands(summary.count(s))))
         .collect();
     writeln!(out, "  {}", counts.join(", "))?;
     // Guesses say little of a run that rates puzzles: its histogram follows instead.
-    if puzzles > 0 && summary.ratings == Ratings::default() {
+    let searched = summary.searched();
+    if searched > 0 && summary.ratings == Ratings::default() {
         writeln!(
             out,
-            "  {:.2} guesses per puzzle, {:.1}% settled without guessing",
-            summary.guesses as f64 / puzzles as f64,
-            100.0 * summary.no_guess as f64 / puzzles as f64
+            "  {:.2} guesses per puzzle, {:.1}% settled without guessing{}",
+            summary.guesses as f64 / searched as f64,
+            100.0 * summary.no_guess as f64 / searched as f64,
+            if summary.copied > 0 {
+                format!(" (of the {} searched)", thousands(searched))
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    if summary.copied > 0 {
+        writeln!(
+            out,
+            "  {} not searched: isomorphs of earlier puzzles, with their status",
+            thousands(summary.copied)
         )?;
     }
     Ok(())

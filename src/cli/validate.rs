@@ -11,7 +11,7 @@ use sudoku_batch::pipeline::solve::SolveOptions;
 use sudoku_batch::pipeline::write::{Value, row_values};
 use sudoku_batch::pipeline::{self, Config, Output, RunError};
 use sudoku_batch::solver::Limits;
-use sudoku_batch::validate::{Against, COLUMNS, Checker, Compare};
+use sudoku_batch::validate::{Against, COLUMNS, COUNT_TO, Checker, Compare};
 use sudoku_batch::words::thousands;
 
 use super::args::ValidateArgs;
@@ -53,7 +53,7 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
         solve: SolveOptions {
             strategy: args.solver.solver,
             limits: Limits {
-                solutions: 2,
+                solutions: COUNT_TO,
                 guesses: args.solver.max_guesses,
                 stop: None,
             },
@@ -82,8 +82,15 @@ pub fn run(args: ValidateArgs) -> Result<Exit, RunError> {
             Output::from_arg(args.output.output.as_deref()),
         )
     };
-    let mut checker =
-        Checker::new(false, args.min_clues).with_duplicates(args.duplicates.then_some(compare));
+    // A later isomorph of a puzzle whose status is known is not searched, when nothing else
+    // needs its own search.
+    let mut checker = Checker::new(false, args.min_clues)
+        .with_duplicates(args.duplicates.then_some(compare))
+        .copying_classes(&config.solve, args.expect_column.is_some());
+    let config = Config {
+        known: checker.known(),
+        ..config
+    };
     if config.inputs.len() > 1 {
         checker = checker.with_names(config.inputs.iter().map(Source::display_name).collect());
     }

@@ -13,6 +13,7 @@
 pub mod canon;
 mod error;
 pub mod grade;
+pub mod known;
 pub mod output;
 pub mod read;
 pub mod resume;
@@ -85,6 +86,10 @@ pub struct Config {
     /// Other files the run reads before it starts (`validate --against`): like the inputs,
     /// no output may be one of them.
     pub also_read: Vec<Source>,
+    /// Classes of isomorphs whose status is known, whose later members the workers do not
+    /// search (`validate --duplicates --isomorphs`, with [`solve::SolveOptions::canon`]
+    /// finding the forms; the writer must [`copy`](known::copy) those members' rows alike).
+    pub known: Option<known::KnownClasses>,
 }
 
 impl Config {
@@ -102,6 +107,7 @@ impl Config {
             stop: None,
             resume: false,
             also_read: Vec::new(),
+            known: None,
         }
     }
 }
@@ -146,7 +152,8 @@ pub fn run(config: &Config, progress: &mut dyn FnMut(&Progress)) -> Result<Summa
 /// Runs the pipeline with a custom row writer (used by `validate`, which filters rows and adds
 /// a column). `columns` are the columns of the rows `write` writes (a `file` column goes before
 /// them when the run has several inputs). `write` is called once per row, in input order, and
-/// may write nothing. Such a run cannot be resumed.
+/// may write nothing; it may change the row before the summary counts it (`validate` makes
+/// the rows of later isomorphs alike, [`known::copy`]). Such a run cannot be resumed.
 pub fn run_with<F>(
     config: &Config,
     columns: &[Field],
@@ -154,7 +161,7 @@ pub fn run_with<F>(
     write: F,
 ) -> Result<Summary, RunError>
 where
-    F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>,
+    F: FnMut(&mut ResultsWriter, &mut Row) -> io::Result<()>,
 {
     if config.resume {
         return Err(RunError::Resume {
@@ -224,7 +231,7 @@ fn run_rows<F>(
     write: F,
 ) -> Result<Summary, RunError>
 where
-    F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>,
+    F: FnMut(&mut ResultsWriter, &mut Row) -> io::Result<()>,
 {
     let started = Instant::now();
     let resume_path = match (&config.output, config.resume) {
@@ -325,6 +332,7 @@ where
     let work = SolveWork {
         options,
         emitter: sink.solutions.as_ref().map(|(_, e)| e.clone()),
+        known: config.known.clone(),
     };
     let scheduled = schedule::run(
         reader,
@@ -332,7 +340,7 @@ where
         config.threads,
         config.batch_size,
         config.stop,
-        |rows| sink.batch(&rows),
+        |mut rows| sink.batch(&mut rows),
     );
     // The rows written are ended as a whole (a compressed stream's or Parquet's trailer)
     // unless writing failed: after a read error too, which comes after every row before it.

@@ -68,7 +68,7 @@ pub(super) struct Sink<'a, F> {
     pub(super) stopped: bool,
 }
 
-impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
+impl<'a, F: FnMut(&mut ResultsWriter, &mut Row) -> io::Result<()>> Sink<'a, F> {
     /// Starts the outputs: emptied, or, when resuming, cut after the rows kept and appended
     /// to. A CSV header goes out at once, so that the output is a valid CSV from the start.
     pub(super) fn open(
@@ -125,7 +125,7 @@ impl<'a, F: FnMut(&mut ResultsWriter, &Row) -> io::Result<()>> Sink<'a, F> {
     }
 
     /// Writes the rows of one batch, flushes them and reports the progress.
-    pub(super) fn batch(&mut self, rows: &[Row]) -> Result<(), RunError> {
+    pub(super) fn batch(&mut self, rows: &mut [Row]) -> Result<(), RunError> {
         for row in rows {
             self.stopped |= row.outcome.stopped;
             if self.stopped {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::canon::Canon;
 use super::grade::{GradeOptions, Rated};
+use super::known::{self, KnownClasses};
 use super::read::{Record, RecordInput};
 use super::solutions::{Emitter, RecordSolutions};
 use super::stopwatch::Stopwatch;
@@ -126,6 +127,9 @@ pub struct Row {
     /// puzzle. A record only canonicalised ([`Canon::Only`]) is not searched: its status is
     /// `solved` (or `invalid`), with no solution.
     pub canonical: Option<Canonical>,
+    /// True when the row is a later member's of a class of isomorphs whose status was known
+    /// ([`known`](super::known)): the class's status, with no solution, guesses or time.
+    pub copied: bool,
 }
 
 impl Row {
@@ -143,6 +147,7 @@ impl Row {
             redundant_clues: Vec::new(),
             rating: None,
             canonical: None,
+            copied: false,
         }
     }
 
@@ -177,11 +182,12 @@ impl Row {
 }
 
 /// What a worker thread keeps from one record to the next: a solver, when rating a grader,
-/// and the canonicaliser's buffers.
+/// the canonicaliser's buffers, and the classes of isomorphs known not to need a search.
 pub struct Worker {
     solver: Box<dyn Solver>,
     grader: Option<Grader>,
     canonicaliser: Canonicaliser,
+    known: Option<KnownClasses>,
 }
 
 impl Worker {
@@ -191,7 +197,14 @@ impl Worker {
             solver: options.strategy.solver(),
             grader: options.grade.map(|g| Grader::with_ruleset(g.ruleset)),
             canonicaliser: Canonicaliser::new(),
+            known: None,
         }
+    }
+
+    /// The same worker, not searching a puzzle whose class `known` knows (when finding
+    /// canonical forms, [`Canon::Also`]): its row is [`copy`](super::known::copy)'s.
+    pub fn with_known(self, known: Option<KnownClasses>) -> Worker {
+        Worker { known, ..self }
     }
 
     /// The row of one record: solved and, when `options` ask for it, rated. A row whose
@@ -209,12 +222,22 @@ impl Worker {
         if options.canon == Canon::Only {
             return self.canonical_row(record);
         }
-        let mut row = solve_emitting(&mut *self.solver, record, options, emitter);
-        if options.canon == Canon::Also
-            && let RecordInput::Puzzle(puzzle) = &row.record.input
+        let form = match (&record.input, options.canon) {
+            (RecordInput::Puzzle(puzzle), Canon::Also) => {
+                Some(self.canonicaliser.canonical(puzzle))
+            }
+            _ => None,
+        };
+        if let (Some(known), Some(form)) = (&self.known, form)
+            && let Some(status) = known.status(&form.grid)
         {
-            row.canonical = Some(self.canonicaliser.canonical(puzzle));
+            let mut row = Row::unsearched(record, status, Outcome::default());
+            known::copy(&mut row, status, options.limits.solutions);
+            row.canonical = Some(form);
+            return row;
         }
+        let mut row = solve_emitting(&mut *self.solver, record, options, emitter);
+        row.canonical = form;
         if let (Some(grader), Some(grade), Status::Unique) =
             (&mut self.grader, options.grade, row.status)
             && let RecordInput::Puzzle(puzzle) = &row.record.input
@@ -305,6 +328,7 @@ fn solve_emitting(
         redundant_clues,
         rating: None,
         canonical: None,
+        copied: false,
     }
 }
 
@@ -339,6 +363,7 @@ pub fn redundant_clues(solver: &mut dyn Solver, puzzle: &Grid, limits: Limits) -
 pub(crate) struct SolveWork {
     pub(crate) options: SolveOptions,
     pub(crate) emitter: Option<Arc<Emitter>>,
+    pub(crate) known: Option<KnownClasses>,
 }
 
 impl super::schedule::Work for SolveWork {
@@ -346,7 +371,7 @@ impl super::schedule::Work for SolveWork {
     type Out = Row;
 
     fn state(&self) -> Worker {
-        Worker::new(&self.options)
+        Worker::new(&self.options).with_known(self.known.clone())
     }
 
     fn run(&self, worker: &mut Worker, seq: u64, record: Record) -> Row {

@@ -26,10 +26,12 @@ pub struct Summary {
     pub records: u64,
     /// Rows per status, indexed as [`Status::ALL`].
     pub by_status: [u64; 6],
-    /// Guesses over all puzzles.
+    /// Guesses over all puzzles searched.
     pub guesses: u64,
     /// Puzzles whose search ended (not aborted) without a guess.
     pub no_guess: u64,
+    /// Puzzles not searched, their status copied from an isomorph's ([`Row::copied`]).
+    pub copied: u64,
     /// Wall time of the whole run.
     pub wall: Duration,
     /// True when the run was stopped before the end of the input.
@@ -65,11 +67,18 @@ impl Summary {
         self.records - self.count(Status::Invalid)
     }
 
+    /// Puzzles searched: not invalid, not [`copied`](Summary::copied).
+    pub fn searched(&self) -> u64 {
+        self.puzzles() - self.copied
+    }
+
     /// Adds one row to the tally.
     pub fn add(&mut self, row: &Row) {
         self.records += 1;
         self.by_status[row.status as usize] += 1;
-        if row.status != Status::Invalid {
+        if row.copied {
+            self.copied += 1;
+        } else if row.status != Status::Invalid {
             self.guesses += row.outcome.guesses;
             self.no_guess += u64::from(row.outcome.guesses == 0 && row.status != Status::Aborted);
         }

@@ -36,13 +36,13 @@ fn columns_are_those_of_solve_then_problem() {
 #[test]
 fn problems_are_joined_and_counted() {
     let mut c = Checker::new(true, Some(30));
-    let sound = row(3, P, None);
+    let mut sound = row(3, P, None);
     let solution = sound.outcome.solution.unwrap();
-    assert_eq!(c.check(&sound), "23 clues, fewer than 30");
+    assert_eq!(c.check(&mut sound), "23 clues, fewer than 30");
     let mut wrong = solution;
     wrong.set(3, if solution.get(3) == 1 { 2 } else { 1 });
     assert_eq!(
-        c.check(&row(9, P, Some(Expected::Grid(wrong)))),
+        c.check(&mut row(9, P, Some(Expected::Grid(wrong)))),
         format!(
             "stated solution differs at r1c4 (stated {}, solution {}); duplicate of line 3; \
              23 clues, fewer than 30",
@@ -51,7 +51,7 @@ fn problems_are_joined_and_counted() {
         )
     );
     assert_eq!(
-        c.check(&row(10, "12x", Some(Expected::Missing))),
+        c.check(&mut row(10, "12x", Some(Expected::Missing))),
         "invalid; stated solution missing"
     );
     assert_eq!(c.failed(), 3);

@@ -20,6 +20,7 @@ mod guard;
 mod hostile;
 mod inputs;
 mod interrupt;
+mod known_classes;
 mod messages;
 mod output;
 mod output_formats;

@@ -201,12 +201,17 @@ pub struct ValidateArgs {
     /// --duplicates and --against compare puzzles up to isomorphism: the same puzzle up to
     /// relabelling the digits, permuting bands, stacks, rows within a band, columns within a
     /// stack, and transposing (the same canonical form, see `canon --help`); the summary
-    /// counts the essentially different puzzles. Each class is kept as 106 bits of a hash of
-    /// its canonical form with the line where it was first seen, in a 16-byte entry: 20 to 25
-    /// bytes a class with the table's room to grow, at any size and while it grows (about 27
-    /// bytes a class of peak memory measured), plus up to 160 KB. Two different forms agree
-    /// on those bits with a probability below 2^-104, so a false `isomorph of` is less likely
-    /// than 10^-13 even among a billion classes.
+    /// counts the essentially different puzzles. With --duplicates, a later isomorph of a
+    /// puzzle found unique, multiple or unsolvable is not searched (isomorphs have the same
+    /// solutions count): its row gives that status, with the solution, guesses and time_ns
+    /// empty, whatever --threads (unless --minimal, --expect-column or an ER band need its own
+    /// search; a class whose first search was aborted, or whose clues conflict, is searched
+    /// puzzle by puzzle). Each class is kept as 104 bits of a hash of its canonical form with
+    /// its status and the line where it was first seen, in a 16-byte entry: 20 to 25 bytes a
+    /// class with the table's room to grow, at any size and while it grows (about 27 bytes a
+    /// class of peak memory measured), plus up to 200 KB. Two different forms agree on those
+    /// bits with a probability below 2^-102, so a false `isomorph of` is about as likely as
+    /// 10^-13 even among a billion classes.
     #[arg(long)]
     pub isomorphs: bool,
 

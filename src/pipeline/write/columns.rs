@@ -110,6 +110,7 @@ pub enum Value<'a> {
 }
 
 /// The [`COLUMNS`] of a results row. `error` is where the text of the error column is kept.
+/// A [`Row::copied`] row has empty `guesses` and `time_ns`.
 pub fn row_values<'a>(row: &'a Row, error: &'a mut String) -> [Value<'a>; 8] {
     *error = row.record_error().unwrap_or_default();
     [
@@ -124,8 +125,18 @@ pub fn row_values<'a>(row: &'a Row, error: &'a mut String) -> [Value<'a>; 8] {
             .solution
             .as_ref()
             .map_or(Value::Empty, Value::Grid),
-        Value::Number(row.outcome.guesses),
-        Value::Number(row.time_ns),
+        // A row copied from its class's first member was not searched (or its search was
+        // set aside): no guesses, no time.
+        if row.copied {
+            Value::Empty
+        } else {
+            Value::Number(row.outcome.guesses)
+        },
+        if row.copied {
+            Value::Empty
+        } else {
+            Value::Number(row.time_ns)
+        },
         Value::Text(error),
     ]
 }

@@ -1,0 +1,176 @@
+//! Classes of isomorphs whose search result is already known: `validate --duplicates
+//! --isomorphs` learns each class's status from its first member, in input order, and the
+//! workers then skip the search of its later members.
+//!
+//! Isomorphs have the same number of solutions, and clues that conflict in one conflict in
+//! all, so a later member's status is its class's: `unique`, `multiple` or `unsolvable`. A
+//! class whose first member's search ran out of guesses, or whose clues conflict (the unit
+//! named differs between isomorphs), is not known: its members are searched one by one.
+//!
+//! Whether a worker finds a class known depends on how far the writer has come, which depends
+//! on the threads' timing; so the row of every later member of a known class is made the same
+//! whether it was searched or not ([`copy`]): the class's status, no solution, guesses or time.
+
+use crate::grid::Grid;
+use crate::isomorph::canon::key;
+use crate::isomorph::key_table::Known;
+use crate::solver::Outcome;
+
+use super::solve::{Row, Status};
+
+/// The statuses a class can be known by, at their tags (1 to 3; 0 is "not known").
+const KNOWN: [Status; 3] = [Status::Unique, Status::Multiple, Status::Unsolvable];
+
+/// A view of the classes known so far, for the workers.
+#[derive(Debug, Clone)]
+pub struct KnownClasses {
+    known: Known,
+}
+
+impl KnownClasses {
+    /// The classes whose tags `known` holds, as [`tag`] gave them.
+    pub fn new(known: Known) -> KnownClasses {
+        KnownClasses { known }
+    }
+
+    /// The status of the class of `form` (a canonical form), if it is known.
+    pub fn status(&self, form: &Grid) -> Option<Status> {
+        self.known.tag(key(form)).and_then(status)
+    }
+}
+
+/// The tag a class is kept with when `row` is its first member's: its status's, or 0 when
+/// its members must be searched one by one.
+pub fn tag(row: &Row) -> u8 {
+    match row.status {
+        Status::Unsolvable if row.conflict.is_some() => 0,
+        s => KNOWN
+            .iter()
+            .position(|&k| k == s)
+            .map_or(0, |i| i as u8 + 1),
+    }
+}
+
+/// The status a class's tag says, if it says one.
+pub fn status(tag: u8) -> Option<Status> {
+    KNOWN.get(usize::from(tag).checked_sub(1)?).copied()
+}
+
+/// Makes `row` a later member's of a class known to be `status`, counting solutions up to
+/// `limit`: that status, no solution, guesses or time, nothing else the search found.
+pub fn copy(row: &mut Row, status: Status, limit: u64) {
+    row.status = status;
+    row.outcome = Outcome {
+        solutions: match status {
+            Status::Unique => 1,
+            Status::Multiple => limit,
+            _ => 0,
+        },
+        ..Outcome::default()
+    };
+    row.time_ns = 0;
+    row.conflict = None;
+    row.copied = true;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::read::{Record, RecordInput};
+
+    fn row(puzzle: &str, status: Status) -> Row {
+        let grid: Grid = puzzle.parse().unwrap();
+        let mut row = Row::stopped(Record {
+            file: 0,
+            line: 1,
+            input: RecordInput::Puzzle(grid),
+            expected: None,
+        });
+        row.status = status;
+        row.outcome = Outcome::default();
+        row.conflict = grid.conflict();
+        row
+    }
+
+    #[test]
+    fn a_class_is_known_by_its_status_unless_the_search_ran_out_or_clues_conflict() {
+        let open = ".".repeat(81);
+        for s in KNOWN {
+            assert_eq!(status(tag(&row(&open, s))), Some(s));
+        }
+        for s in [Status::Aborted, Status::Invalid, Status::Solved] {
+            assert_eq!(tag(&row(&open, s)), 0, "{s}");
+        }
+        // Two 1s in the first row: unsolvable, but the unit named differs among isomorphs.
+        let conflicting = format!("11{}", ".".repeat(79));
+        assert_eq!(tag(&row(&conflicting, Status::Unsolvable)), 0);
+        assert_eq!(status(0), None);
+        assert_eq!(status(4), None);
+    }
+
+    #[test]
+    fn a_worker_does_not_search_a_puzzle_whose_class_is_known() {
+        use crate::isomorph::canon::canonical;
+        use crate::isomorph::key_table::KeyTable;
+        use crate::pipeline::canon::Canon;
+        use crate::pipeline::solve::{SolveOptions, Worker};
+        use crate::solver::Limits;
+
+        // A puzzle that needs guesses, and the same with rows 1 and 2 swapped.
+        let puzzle =
+            "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
+        let isomorph = format!("{}{}{}", &puzzle[9..18], &puzzle[..9], &puzzle[18..]);
+        let options = SolveOptions {
+            limits: Limits {
+                solutions: 2,
+                ..Limits::default()
+            },
+            canon: Canon::Also,
+            ..SolveOptions::default()
+        };
+        let mut table = KeyTable::new();
+        let mut worker = Worker::new(&options).with_known(Some(KnownClasses::new(table.known())));
+        let record = |text: &str| row(text, Status::Unique).record;
+        // Not known yet: searched.
+        let first = worker.row(record(puzzle), &options);
+        assert_eq!((first.status, first.copied), (Status::Unique, false));
+        assert!(first.outcome.guesses > 0 && first.outcome.solution.is_some());
+        let form = canonical(&puzzle.parse().unwrap()).grid;
+        table.first_or_insert_tagged(key(&form), 0, 1, tag(&first));
+        // Known: not searched, its status the class's, its form still found.
+        let later = worker.row(record(&isomorph), &options);
+        assert_eq!((later.status, later.copied), (Status::Unique, true));
+        assert_eq!(
+            later.outcome,
+            Outcome {
+                solutions: 1,
+                ..Outcome::default()
+            }
+        );
+        assert_eq!(later.canonical.map(|c| c.grid), Some(form));
+        // Without the view, the same worker searches it.
+        let mut plain = Worker::new(&options);
+        let searched = plain.row(record(&isomorph), &options);
+        assert!(!searched.copied && searched.outcome.solution.is_some());
+    }
+
+    #[test]
+    fn a_copied_row_keeps_only_its_class_status() {
+        let mut r = row(&".".repeat(81), Status::Aborted);
+        r.outcome.guesses = 50;
+        r.outcome.aborted = true;
+        r.time_ns = 1234;
+        copy(&mut r, Status::Multiple, 2);
+        assert_eq!(r.status, Status::Multiple);
+        assert_eq!(
+            r.outcome,
+            Outcome {
+                solutions: 2,
+                ..Outcome::default()
+            }
+        );
+        assert_eq!((r.time_ns, r.copied), (0, true));
+        copy(&mut r, Status::Unique, 2);
+        assert_eq!(r.outcome.solutions, 1);
+    }
+}
