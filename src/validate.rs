@@ -3,24 +3,25 @@
 //! The records go through the pipeline as for `solve` (counting solutions to 2, with
 //! `--minimal`'s redundant-clue search and, comparing by isomorph, the canonical forms done
 //! on the worker threads); a [`Checker`] then decides, row by row in input order, each
-//! record's problems and counts them. [`Against`] holds the puzzles of other corpora that
-//! no record may repeat (`--against`).
+//! record's problems and counts them. Comparing duplicates by isomorph, it also tells the
+//! workers which classes need no more searching ([`known`]). [`Against`] (the `against`
+//! module) holds the puzzles of other corpora that no record may repeat (`--against`).
 
 use std::collections::HashMap;
 
-use rayon::prelude::*;
-
 use crate::grid::Grid;
-use crate::isomorph::canon::{Canonicaliser, canonical, key};
+use crate::isomorph::canon::{canonical, key};
 use crate::isomorph::key_table::KeyTable;
 use crate::logic::Bounded;
 use crate::pipeline::grade::tenths;
 use crate::pipeline::known::{self, KnownClasses};
-use crate::pipeline::read::{
-    Expected, ReadError, ReadOptions, Reader, Record, RecordInput, Source,
-};
+use crate::pipeline::read::{Expected, RecordInput};
 use crate::pipeline::solve::{Row, SolveOptions, Status};
 use crate::pipeline::write::{self, Field, Kind};
+
+mod against;
+
+pub use against::Against;
 
 /// The solutions `validate` counts to: 2 proves a puzzle unique.
 pub const COUNT_TO: u64 = 2;
@@ -160,75 +161,6 @@ impl Place {
 enum Seen {
     Exact(HashMap<Grid, Place>),
     Isomorph(KeyTable),
-}
-
-/// The puzzles of other corpora (`--against`): every record of the input whose puzzle, or an
-/// isomorph of it, is among them fails with where it was found.
-#[derive(Debug)]
-pub struct Against {
-    compare: Compare,
-    /// The corpora's names, as the messages give them.
-    names: Vec<String>,
-    /// The 128-bit [`key`] of each puzzle (exact) or canonical form (isomorph), with where it
-    /// was first seen.
-    keys: KeyTable,
-}
-
-impl Against {
-    /// Reads every puzzle of `sources` (each read as `read` says; records that are not
-    /// puzzles are skipped) on `pool`'s threads.
-    pub fn read(
-        sources: &[Source],
-        read: &ReadOptions,
-        compare: Compare,
-        pool: &rayon::ThreadPool,
-    ) -> Result<Against, ReadError> {
-        let mut keys = KeyTable::new();
-        for (file, source) in sources.iter().enumerate() {
-            let mut reader = Reader::open(source, read)?;
-            let mut batch: Vec<Record> = Vec::new();
-            let mut found: Vec<Option<(u128, u64)>> = Vec::new();
-            loop {
-                let more = reader.read_batch(&mut batch, 4096)?;
-                pool.install(|| {
-                    batch
-                        .par_iter()
-                        .map_init(Canonicaliser::new, |canon, record| match &record.input {
-                            RecordInput::Puzzle(p) => Some((
-                                match compare {
-                                    Compare::Exact => key(p),
-                                    Compare::Isomorph => key(&canon.canonical(p).grid),
-                                },
-                                record.line,
-                            )),
-                            RecordInput::Invalid { .. } => None,
-                        })
-                        .collect_into_vec(&mut found)
-                });
-                for &(k, line) in found.iter().flatten() {
-                    keys.first_or_insert(k, file as u32, line);
-                }
-                if !more {
-                    break;
-                }
-            }
-        }
-        Ok(Against {
-            compare,
-            names: sources.iter().map(Source::display_name).collect(),
-            keys,
-        })
-    }
-
-    /// The distinct puzzles (exact) or classes (isomorph) held.
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    /// True when no puzzle is held.
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
 }
 
 /// Decides each row's problems, in input order, and counts them.
