@@ -235,7 +235,8 @@ impl Checker {
     }
 
     /// The same checker, naming the input in its messages (`duplicate of FILE line N`): for
-    /// a run of several inputs, `names` in the order of [`Record::file`].
+    /// a run of several inputs, `names` in the order of
+    /// [`Record::file`](crate::pipeline::read::Record::file).
     pub fn with_names(self, names: Vec<String>) -> Checker {
         Checker {
             names: Some(names),

@@ -128,7 +128,7 @@ pub struct Row {
     /// `solved` (or `invalid`), with no solution.
     pub canonical: Option<Canonical>,
     /// True when the row is a later member's of a class of isomorphs whose status was known
-    /// ([`known`](super::known)): the class's status, with no solution, guesses or time.
+    /// ([`known`]): the class's status, with no solution, guesses or time.
     pub copied: bool,
 }
 
