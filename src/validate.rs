@@ -13,6 +13,7 @@ use crate::grid::Grid;
 use crate::isomorph::canon::{canonical, key};
 use crate::isomorph::key_table::KeyTable;
 use crate::logic::Bounded;
+use crate::pipeline::canon::form_key;
 use crate::pipeline::grade::tenths;
 use crate::pipeline::known::{self, KnownClasses};
 use crate::pipeline::read::{Expected, RecordInput};
@@ -290,7 +291,7 @@ impl Checker {
                 .as_ref()
                 .is_some_and(|a| a.compare == Compare::Isomorph);
         match (&row.record.input, row.canonical) {
-            (RecordInput::Puzzle(_), Some(form)) => Some(key(&form.grid)),
+            (RecordInput::Puzzle(_), Some(_)) => form_key(row),
             (RecordInput::Puzzle(puzzle), None) if isomorph => Some(key(&canonical(puzzle).grid)),
             _ => None,
         }

@@ -101,20 +101,29 @@ impl Split {
 
     /// The part of the puzzle whose canonical form is `form`: the same for all its isomorphs.
     pub fn part(&self, form: &Grid) -> &str {
+        self.part_of_key(key(form))
+    }
+
+    /// The part of the puzzle whose canonical form's [`key`] is `form_key`.
+    fn part_of_key(&self, form_key: u128) -> &str {
         // The low half of the form's key: every isomorph has the same.
-        &self.names[split_part(key(form) as u64, self.seed, &self.shares)]
+        &self.names[split_part(form_key as u64, self.seed, &self.shares)]
     }
 
     /// The [`SPLIT_COLUMNS`] of a row: [`canon_values`] with the part of its class, empty for
     /// a record that is not a puzzle.
     pub fn values<'a>(&'a self, row: &'a Row) -> [Value<'a>; 7] {
         let [line, puzzle, status, form, automorphisms, error] = canon_values(row);
-        let part = row
-            .canonical
-            .as_ref()
-            .map_or(Value::Empty, |f| Value::Text(self.part(&f.grid)));
+        let part = form_key(row).map_or(Value::Empty, |k| Value::Text(self.part_of_key(k)));
         [line, puzzle, status, form, automorphisms, part, error]
     }
+}
+
+/// The [`key`] of `row`'s canonical form, if it has one: as the worker found it, else found
+/// here.
+pub fn form_key(row: &Row) -> Option<u128> {
+    let form = row.canonical.as_ref()?;
+    Some(row.form_key.unwrap_or_else(|| key(&form.grid)))
 }
 
 /// The distinct canonical forms seen, as their [`key`]s: appended as they come and, every time
@@ -135,8 +144,8 @@ impl Classes {
 
     /// Counts the form of `row`, if it has one.
     pub fn add(&mut self, row: &Row) {
-        if let Some(form) = &row.canonical {
-            self.add_key(key(&form.grid));
+        if let Some(k) = form_key(row) {
+            self.add_key(k);
         }
     }
 

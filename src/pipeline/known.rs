@@ -11,8 +11,6 @@
 //! on the threads' timing; so the row of every later member of a known class is made the same
 //! whether it was searched or not ([`copy`]): the class's status, no solution, guesses or time.
 
-use crate::grid::Grid;
-use crate::isomorph::canon::key;
 use crate::isomorph::key_table::Known;
 use crate::solver::Outcome;
 
@@ -33,9 +31,10 @@ impl KnownClasses {
         KnownClasses { known }
     }
 
-    /// The status of the class of `form` (a canonical form), if it is known.
-    pub fn status(&self, form: &Grid) -> Option<Status> {
-        self.known.tag(key(form)).and_then(status)
+    /// The status of the class whose canonical form has `form_key`
+    /// ([`key`](crate::isomorph::canon::key)), if it is known.
+    pub fn status(&self, form_key: u128) -> Option<Status> {
+        self.known.tag(form_key).and_then(status)
     }
 }
 
@@ -76,6 +75,8 @@ pub fn copy(row: &mut Row, status: Status, limit: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Grid;
+    use crate::isomorph::canon::key;
     use crate::pipeline::read::{Record, RecordInput};
 
     fn row(puzzle: &str, status: Status) -> Row {

@@ -13,7 +13,7 @@ use super::read::{Record, RecordInput};
 use super::solutions::{Emitter, RecordSolutions};
 use super::stopwatch::Stopwatch;
 use crate::grid::{CELLS, Conflict, Grid};
-use crate::isomorph::canon::{Canonical, Canonicaliser};
+use crate::isomorph::canon::{Canonical, Canonicaliser, key};
 use crate::logic::Grader;
 use crate::solver::{Limits, Outcome, Solver, Stop, Strategy};
 
@@ -127,6 +127,8 @@ pub struct Row {
     /// puzzle. A record only canonicalised ([`Canon::Only`]) is not searched: its status is
     /// `solved` (or `invalid`), with no solution.
     pub canonical: Option<Canonical>,
+    /// The [`key`] of [`Row::canonical`]'s form, found with it.
+    pub form_key: Option<u128>,
     /// True when the row is a later member's of a class of isomorphs whose status was known
     /// ([`known`]): the class's status, with no solution, guesses or time.
     pub copied: bool,
@@ -147,6 +149,7 @@ impl Row {
             redundant_clues: Vec::new(),
             rating: None,
             canonical: None,
+            form_key: None,
             copied: false,
         }
     }
@@ -223,21 +226,19 @@ impl Worker {
             return self.canonical_row(record);
         }
         let form = match (&record.input, options.canon) {
-            (RecordInput::Puzzle(puzzle), Canon::Also) => {
-                Some(self.canonicaliser.canonical(puzzle))
-            }
+            (RecordInput::Puzzle(puzzle), Canon::Also) => Some(self.form(puzzle)),
             _ => None,
         };
-        if let (Some(known), Some(form)) = (&self.known, form)
-            && let Some(status) = known.status(&form.grid)
+        if let (Some(known), Some((_, form_key))) = (&self.known, form)
+            && let Some(status) = known.status(form_key)
         {
             let mut row = Row::unsearched(record, status, Outcome::default());
             known::copy(&mut row, status, options.limits.solutions);
-            row.canonical = Some(form);
+            (row.canonical, row.form_key) = (form.map(|f| f.0), Some(form_key));
             return row;
         }
         let mut row = solve_emitting(&mut *self.solver, record, options, emitter);
-        row.canonical = form;
+        (row.canonical, row.form_key) = (form.map(|f| f.0), form.map(|f| f.1));
         if let (Some(grader), Some(grade), Status::Unique) =
             (&mut self.grader, options.grade, row.status)
             && let RecordInput::Puzzle(puzzle) = &row.record.input
@@ -253,7 +254,8 @@ impl Worker {
         row
     }
 
-    /// The row of a record only canonicalised: its form, in the time it took.
+    /// The row of a record only canonicalised: its form, in the time it took (its key
+    /// found after).
     fn canonical_row(&mut self, record: Record) -> Row {
         let RecordInput::Puzzle(puzzle) = &record.input else {
             return Row::unsearched(record, Status::Invalid, Outcome::default());
@@ -263,8 +265,17 @@ impl Worker {
         let time_ns = watch.elapsed_ns();
         let mut row = Row::unsearched(record, Status::Solved, Outcome::default());
         row.time_ns = time_ns;
+        row.form_key = Some(key(&form.grid));
         row.canonical = Some(form);
         row
+    }
+
+    /// The canonical form of `puzzle` and its [`key`], found here on the worker thread so
+    /// that the writer, which counts and compares the classes, need not.
+    fn form(&mut self, puzzle: &Grid) -> (Canonical, u128) {
+        let form = self.canonicaliser.canonical(puzzle);
+        let form_key = key(&form.grid);
+        (form, form_key)
     }
 }
 
@@ -328,6 +339,7 @@ fn solve_emitting(
         redundant_clues,
         rating: None,
         canonical: None,
+        form_key: None,
         copied: false,
     }
 }
