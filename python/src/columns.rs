@@ -33,8 +33,9 @@ use sudoku_batch::pipeline::write::{Field, Kind, Value};
 /// The extra column of `validate`.
 pub const PROBLEM: Field = Field::new("problem", Kind::Text);
 
-/// The number columns that every row fills; the others (`grade`'s `steps`) may be null.
-const ALWAYS_FILLED: [&str; 4] = ["line", "solutions", "guesses", "time_ns"];
+/// The number columns that every row fills; the others may be null: `grade`'s `steps`, and
+/// `guesses` and `time_ns` of a later isomorph that `validate` did not search.
+const ALWAYS_FILLED: [&str; 2] = ["line", "solutions"];
 
 /// The schema of rows with the library's `fields`.
 pub fn schema(fields: &[Field]) -> SchemaRef {
