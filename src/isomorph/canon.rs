@@ -110,6 +110,57 @@ const fn smallest_table() -> [[(u8, u8); 64]; 8] {
     table
 }
 
+/// How the top row of the form is placed: its pattern under the column orders that make
+/// it smallest, and those orders.
+#[derive(Debug, Clone, Copy)]
+struct TopRow {
+    /// The smallest pattern.
+    value: u16,
+    /// The orders of the stacks giving it.
+    stacks: u8,
+    /// For each source stack, the orders of its columns giving it.
+    columns: [u8; 3],
+}
+
+/// `TOP_ROW[p]`: a row of pattern `p` (bit 8 its first cell) placed on top, every column
+/// order still allowed.
+static TOP_ROW: [TopRow; 512] = top_row_table();
+
+const fn top_row_table() -> [TopRow; 512] {
+    let mut table = [TopRow {
+        value: 0,
+        stacks: 0,
+        columns: [0; 3],
+    }; 512];
+    let mut p = 0;
+    while p < 512 {
+        let mut least = [0u16; 3];
+        let mut s = 0;
+        while s < 3 {
+            let (v, o) = SMALLEST[(p >> (6 - 3 * s)) & 7][63];
+            least[s] = v as u16;
+            table[p].columns[s] = o;
+            s += 1;
+        }
+        let mut value = u16::MAX;
+        let mut o = 0;
+        while o < 6 {
+            let [a, b, c] = ORDERS_OF_3[o];
+            let v = (least[a] << 6) | (least[b] << 3) | least[c];
+            if v < value {
+                value = v;
+                table[p].stacks = 1 << o;
+            } else if v == value {
+                table[p].stacks |= 1 << o;
+            }
+            o += 1;
+        }
+        table[p].value = value;
+        p += 1;
+    }
+    table
+}
+
 /// A puzzle's canonical form and its number of automorphisms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Canonical {
@@ -136,36 +187,55 @@ struct Partial {
 }
 
 /// The puzzle read both ways: as given and transposed.
-struct Views {
-    /// Cell digits, row-major, `0` blank.
-    digits: [[u8; CELLS]; 2],
-    /// Each row's pattern, bit 8 for its first cell.
+struct Views<'a> {
+    /// Cell digits, row-major, `0` blank: cell (row `r`, column `c`) of the transposed
+    /// puzzle is `cells[c * 9 + r]`.
+    cells: &'a [u8; CELLS],
+    /// Each row's pattern, bit 8 for its first cell: `[0]` as given, `[1]` transposed.
     patterns: [[u16; 9]; 2],
     /// Number of clues.
     clues: usize,
 }
 
-impl Views {
-    fn new(puzzle: &Grid) -> Views {
-        let mut views = Views {
-            digits: [[0; CELLS]; 2],
-            patterns: [[0; 9]; 2],
-            clues: 0,
-        };
-        // Without branches: whether a cell is a clue cannot be predicted.
+impl Views<'_> {
+    fn new(puzzle: &Grid) -> Views<'_> {
+        // Eight cells at a time, one byte each: a byte becomes 1 for a clue, 0 for a blank
+        // (adding 0x7f to a digit of at most 9 sets its top bit exactly when it is not 0, and
+        // carries into no other byte).
+        const ONES: u64 = 0x0101_0101_0101_0101;
         let cells = puzzle.cells();
-        for r in 0..9 {
-            for c in 0..9 {
-                let d = cells[r * 9 + c];
-                let clue = u16::from(d != 0);
-                views.digits[0][r * 9 + c] = d;
-                views.digits[1][c * 9 + r] = d;
-                views.patterns[0][r] |= clue << (8 - c);
-                views.patterns[1][c] |= clue << (8 - r);
-                views.clues += usize::from(clue);
+        let clue_bytes = |at: usize| {
+            let eight = u64::from_le_bytes(cells[at..at + 8].try_into().expect("eight cells"));
+            (eight.wrapping_add(0x7f * ONES) >> 7) & ONES
+        };
+        let mut rows = [0u16; 9];
+        // Byte `c` of `columns` gathers column `c`'s cells of rows 1 to 8 (row 1 highest);
+        // `last` column 8's cells of all rows.
+        let mut columns = 0u64;
+        let mut last = 0u16;
+        for (r, row) in rows.iter_mut().enumerate() {
+            let bytes = clue_bytes(9 * r);
+            // Byte `i` to bit `7 - i` of the top byte: every product bit lands apart.
+            let first8 = (bytes.wrapping_mul(0x8040_2010_0804_0201) >> 56) as u16;
+            let ninth = u16::from(cells[9 * r + 8] != 0);
+            *row = (first8 << 1) | ninth;
+            if r > 0 {
+                columns |= bytes << (8 - r);
             }
+            last |= ninth << (8 - r);
         }
-        views
+        let mut transposed = [0u16; 9];
+        for (c, column) in transposed.iter_mut().enumerate().take(8) {
+            let top = (rows[0] >> (8 - c)) & 1;
+            *column = (top << 8) | ((columns >> (8 * c)) & 0xff) as u16;
+        }
+        transposed[8] = last;
+        let clues = rows.iter().map(|p| p.count_ones() as usize).sum();
+        Views {
+            cells,
+            patterns: [rows, transposed],
+            clues,
+        }
     }
 }
 
@@ -226,18 +296,33 @@ impl Canonicaliser {
     /// Places the rows one by one, keeping in `self.now` every partial transformation whose
     /// pattern is the smallest; returns that pattern, row by row.
     fn smallest_pattern(&mut self, views: &Views) -> [u16; 9] {
+        // The top row: every column order is still allowed, so a table gives its pattern.
+        let mut top = u16::MAX;
+        for rows in &views.patterns {
+            for &mask in rows {
+                top = top.min(TOP_ROW[usize::from(mask)].value);
+            }
+        }
         self.now.clear();
-        for orientation in 0..2 {
-            self.now.push(Partial {
-                orientation,
-                rows: [0; 9],
-                used: 0,
-                stacks: 63,
-                columns: [63; 3],
-            });
+        for (orientation, rows) in views.patterns.iter().enumerate() {
+            for (r, &mask) in rows.iter().enumerate() {
+                let placed = TOP_ROW[usize::from(mask)];
+                if placed.value == top {
+                    let mut first = [0; 9];
+                    first[0] = r as u8;
+                    self.now.push(Partial {
+                        orientation: orientation as u8,
+                        rows: first,
+                        used: 1 << r,
+                        stacks: placed.stacks,
+                        columns: placed.columns,
+                    });
+                }
+            }
         }
         let mut pattern = [0u16; 9];
-        for (k, row_pattern) in pattern.iter_mut().enumerate() {
+        pattern[0] = top;
+        for (k, row_pattern) in pattern.iter_mut().enumerate().skip(1) {
             let mut best = u16::MAX;
             self.next.clear();
             for p in &self.now {
@@ -319,9 +404,11 @@ impl Canonicaliser {
         let mut best = [10u8; CELLS];
         let mut count = 0u32;
         for p in &self.now {
-            let digits = &views.digits[usize::from(p.orientation)];
-            let offsets = p.rows.map(|r| usize::from(r) * 9);
-            for_each_column_order(p, |column_of| {
+            let digits = views.cells;
+            // Rows of the transposed puzzle are columns of the given one.
+            let (row_step, column_step) = if p.orientation == 0 { (9, 1) } else { (1, 9) };
+            let offsets = p.rows.map(|r| usize::from(r) * row_step);
+            for_each_column_order(p, column_step, |column_of| {
                 let mut label = [0u8; 10];
                 let mut next = 1u8;
                 let mut less = false;
@@ -360,9 +447,9 @@ impl Canonicaliser {
     }
 }
 
-/// Calls `f` with the source column of each target column, for every column order (of the
-/// stacks, and of the columns within each) that `p` still allows.
-fn for_each_column_order(p: &Partial, mut f: impl FnMut(&[usize; 9])) {
+/// Calls `f` with the source column of each target column, times `step`, for every column
+/// order (of the stacks, and of the columns within each) that `p` still allows.
+fn for_each_column_order(p: &Partial, step: usize, mut f: impl FnMut(&[usize; 9])) {
     let mut column_of = [0usize; 9];
     let mut stacks = p.stacks;
     while stacks != 0 {
@@ -374,21 +461,21 @@ fn for_each_column_order(p: &Partial, mut f: impl FnMut(&[usize; 9])) {
             let o0 = a.trailing_zeros() as usize;
             a &= a - 1;
             for (i, &x) in ORDERS_OF_3[o0].iter().enumerate() {
-                column_of[i] = 3 * s0 + x;
+                column_of[i] = (3 * s0 + x) * step;
             }
             let mut b = p.columns[s1];
             while b != 0 {
                 let o1 = b.trailing_zeros() as usize;
                 b &= b - 1;
                 for (i, &x) in ORDERS_OF_3[o1].iter().enumerate() {
-                    column_of[3 + i] = 3 * s1 + x;
+                    column_of[3 + i] = (3 * s1 + x) * step;
                 }
                 let mut c = p.columns[s2];
                 while c != 0 {
                     let o2 = c.trailing_zeros() as usize;
                     c &= c - 1;
                     for (i, &x) in ORDERS_OF_3[o2].iter().enumerate() {
-                        column_of[6 + i] = 3 * s2 + x;
+                        column_of[6 + i] = (3 * s2 + x) * step;
                     }
                     f(&column_of);
                 }
@@ -411,7 +498,7 @@ fn fixing_clues(views: &Views) -> u32 {
     let one_per_line = rows.count_ones() as usize == n && columns.count_ones() as usize == n;
     let blocks_agree = one_per_line && {
         let clues: Vec<(usize, usize)> = (0..CELLS)
-            .filter(|&i| views.digits[0][i] != 0)
+            .filter(|&i| views.cells[i] != 0)
             .map(|i| (i / 9, i % 9))
             .collect();
         clues.iter().all(|&(r1, c1)| {
