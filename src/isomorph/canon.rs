@@ -337,6 +337,10 @@ impl Canonicaliser {
                     let r = free.trailing_zeros() as usize;
                     free &= free - 1;
                     let mask = rows[r];
+                    // No column order makes the row smaller than the best with them all.
+                    if TOP_ROW[usize::from(mask)].value > best {
+                        continue;
+                    }
                     let mut least = [0u16; 3];
                     let mut orders = [0u8; 3];
                     for s in 0..3 {
@@ -395,9 +399,13 @@ impl Canonicaliser {
         let mut slots = [(0u8, 0u8); CELLS];
         let mut n = 0;
         for (k, &row) in pattern.iter().enumerate() {
-            for c in 0..9 {
+            let mut clues = row;
+            while clues != 0 {
+                // Bit 8 is column 0.
+                let c = clues.leading_zeros() - 7;
+                clues &= !(0x100 >> c);
                 slots[n] = (k as u8, c as u8);
-                n += usize::from((row >> (8 - c)) & 1 == 1);
+                n += 1;
             }
         }
         let slots = &slots[..n];
