@@ -58,6 +58,8 @@
 //! the digits prune from the first row on: its top row is always `123456789`, which fixes the
 //! labels for each order of the columns.
 
+use std::sync::LazyLock;
+
 use super::ORDERS_OF_3;
 use super::solved::{Placed, canonical_solved};
 use crate::grid::{CELLS, Grid};
@@ -109,6 +111,39 @@ const fn smallest_table() -> [[(u8, u8); 64]; 8] {
     }
     table
 }
+
+/// Entries of [`STACKED`]: a set of orders of the stacks (6 bits) and a row's three stacks
+/// already smallest within themselves (3 bits each).
+const STACKED_SIZE: usize = 64 << 9;
+
+/// `STACKED[s << 9 | a << 6 | b << 3 | c]`: for a row whose three stacks read `a`, `b`, `c`
+/// (3 bits each, in source order), the smallest the row becomes under the orders of the
+/// stacks in the set `s` (bit `o` for order `o`), shifted left by 6, with the set of the orders
+/// giving it in the low 6 bits. One look-up in place of six arrangements compared.
+static STACKED: LazyLock<Box<[u16; STACKED_SIZE]>> = LazyLock::new(|| {
+    let mut table = Box::new([0u16; STACKED_SIZE]);
+    for (index, entry) in table.iter_mut().enumerate() {
+        let set = index >> 9;
+        let least = [(index >> 6) & 7, (index >> 3) & 7, index & 7];
+        let mut value = usize::MAX;
+        let mut which = 0;
+        for (o, &[a, b, c]) in ORDERS_OF_3.iter().enumerate() {
+            if (set >> o) & 1 == 0 {
+                continue;
+            }
+            let v = (least[a] << 6) | (least[b] << 3) | least[c];
+            if v < value {
+                value = v;
+                which = 1 << o;
+            } else if v == value {
+                which |= 1 << o;
+            }
+        }
+        // An empty set (never looked up) gives the largest value.
+        *entry = ((value.min(511) << 6) | which) as u16;
+    }
+    table
+});
 
 /// How the top row of the form is placed: its pattern under the column orders that make
 /// it smallest, and those orders.
@@ -320,6 +355,7 @@ impl Canonicaliser {
                 }
             }
         }
+        let stacked: &[u16; STACKED_SIZE] = &STACKED;
         let mut pattern = [0u16; 9];
         pattern[0] = top;
         for (k, row_pattern) in pattern.iter_mut().enumerate().skip(1) {
@@ -341,36 +377,24 @@ impl Canonicaliser {
                     if TOP_ROW[usize::from(mask)].value > best {
                         continue;
                     }
-                    let mut least = [0u16; 3];
+                    let mut least = [0u8; 3];
                     let mut orders = [0u8; 3];
                     for s in 0..3 {
                         let triplet = usize::from((mask >> (6 - 3 * s)) & 7);
                         let (v, o) = SMALLEST[triplet][usize::from(p.columns[s])];
-                        least[s] = u16::from(v);
+                        least[s] = v;
                         orders[s] = o;
                     }
-                    // The row under each order of the stacks (none for one no longer
-                    // allowed), then the smallest and the orders giving it, without branches.
-                    let values: [u16; 6] = std::array::from_fn(|o| {
-                        let [a, b, c] = ORDERS_OF_3[o];
-                        let v = (least[a] << 6) | (least[b] << 3) | least[c];
-                        if (p.stacks >> o) & 1 == 1 {
-                            v
-                        } else {
-                            u16::MAX
-                        }
-                    });
-                    let value = values.iter().fold(u16::MAX, |m, &v| m.min(v));
+                    let index = usize::from(p.stacks) << 9
+                        | usize::from(least[0]) << 6
+                        | usize::from(least[1]) << 3
+                        | usize::from(least[2]);
+                    let arranged = stacked[index];
+                    let value = arranged >> 6;
                     if value > best {
                         continue;
                     }
-                    let stacks = values
-                        .iter()
-                        .enumerate()
-                        .fold(0u8, |set, (o, &v)| set | (u8::from(v == value) << o));
-                    if value > best {
-                        continue;
-                    }
+                    let stacks = (arranged & 63) as u8;
                     if value < best {
                         best = value;
                         self.next.clear();
