@@ -374,18 +374,19 @@ impl Canonicaliser {
                     free &= free - 1;
                     let mask = rows[r];
                     // No column order makes the row smaller than the best with them all.
-                    if TOP_ROW[usize::from(mask)].value > best {
+                    // (Patterns and sets are masked to their widths: no bounds checks.)
+                    if TOP_ROW[usize::from(mask & 0x1ff)].value > best {
                         continue;
                     }
                     let mut least = [0u8; 3];
                     let mut orders = [0u8; 3];
                     for s in 0..3 {
                         let triplet = usize::from((mask >> (6 - 3 * s)) & 7);
-                        let (v, o) = SMALLEST[triplet][usize::from(p.columns[s])];
+                        let (v, o) = SMALLEST[triplet][usize::from(p.columns[s] & 63)];
                         least[s] = v;
                         orders[s] = o;
                     }
-                    let index = usize::from(p.stacks) << 9
+                    let index = usize::from(p.stacks & 63) << 9
                         | usize::from(least[0]) << 6
                         | usize::from(least[1]) << 3
                         | usize::from(least[2]);
