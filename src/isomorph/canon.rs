@@ -442,12 +442,14 @@ impl Canonicaliser {
             let (row_step, column_step) = if p.orientation == 0 { (9, 1) } else { (1, 9) };
             let offsets = p.rows.map(|r| usize::from(r) * row_step);
             for_each_column_order(p, column_step, |column_of| {
-                let mut label = [0u8; 10];
+                // Sixteen labels, looked up by a digit's low four bits: no bounds check.
+                let mut label = [0u8; 16];
                 let mut next = 1u8;
                 let mut less = false;
                 for &(k, c) in slots {
-                    let d =
-                        usize::from(digits[offsets[usize::from(k)] + column_of[usize::from(c)]]);
+                    let d = usize::from(
+                        digits[offsets[usize::from(k)] + column_of[usize::from(c)]] & 15,
+                    );
                     // A new digit takes the next label (without a branch).
                     let new = u8::from(label[d] == 0);
                     label[d] |= next * new;
