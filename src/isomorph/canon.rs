@@ -52,7 +52,11 @@
 //! time, top to bottom, keeping only the partial transformations whose pattern so far is the
 //! smallest; a row's pattern is worked out on 9-bit masks, and the column orders still allowed
 //! are kept as sets (six orders per stack, six orders of the stacks) that each placed row
-//! narrows. When all nine rows are placed, the few survivors are expanded into whole
+//! narrows. Tables do most of that work: the top row's placement depends on its pattern alone
+//! (`TOP_ROW`), a stack's on its three cells and its allowed orders (`SMALLEST`), the order
+//! of the stacks on the three and the allowed orders of the stacks (`STACKED`); and a row that
+//! even with every column order would be larger than the best at its depth is passed over
+//! before any of it. When all nine rows are placed, the few survivors are expanded into whole
 //! transformations and their digits compared with the best so far, giving up on one at its
 //! first larger digit. A solved grid (full, without conflicts) takes a path of its own, where
 //! the digits prune from the first row on: its top row is always `123456789`, which fixes the
