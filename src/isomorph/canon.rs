@@ -52,7 +52,11 @@
 //! time, top to bottom, keeping only the partial transformations whose pattern so far is the
 //! smallest; a row's pattern is worked out on 9-bit masks, and the column orders still allowed
 //! are kept as sets (six orders per stack, six orders of the stacks) that each placed row
-//! narrows. When all nine rows are placed, the few survivors are expanded into whole
+//! narrows. Tables do most of that work: the top row's placement depends on its pattern alone
+//! (`TOP_ROW`), a stack's on its three cells and its allowed orders (`SMALLEST`), the order
+//! of the stacks on the three and the allowed orders of the stacks (`STACKED`); and a row that
+//! even with every column order would be larger than the best at its depth is passed over
+//! before any of it. When all nine rows are placed, the few survivors are expanded into whole
 //! transformations and their digits compared with the best so far, giving up on one at its
 //! first larger digit. A solved grid (full, without conflicts) takes a path of its own, where
 //! the digits prune from the first row on: its top row is always `123456789`, which fixes the
@@ -61,54 +65,12 @@
 use super::ORDERS_OF_3;
 use super::solved::{Placed, canonical_solved};
 use crate::grid::{CELLS, Grid};
+use tables::{SMALLEST, STACKED, STACKED_SIZE, TOP_ROW};
+
+mod tables;
 
 /// The transformations of the grid's cells (transposing, rows, columns): 2 * 1296 * 1296.
 const TRANSFORMATIONS: u32 = 2 * 1296 * 1296;
-
-/// Three cells of a row's pattern (bit 2 the leftmost, set for a clue) put in order `o`.
-const fn reorder(triplet: u8, o: usize) -> u8 {
-    let mut out = 0;
-    let mut j = 0;
-    while j < 3 {
-        let bit = (triplet >> (2 - ORDERS_OF_3[o][j])) & 1;
-        out |= bit << (2 - j);
-        j += 1;
-    }
-    out
-}
-
-/// `SMALLEST[t][s]`: the smallest that three cells of pattern `t` become under the orders in
-/// the set `s` (bit `o` for order `o`), and the set of the orders that give it.
-static SMALLEST: [[(u8, u8); 64]; 8] = smallest_table();
-
-const fn smallest_table() -> [[(u8, u8); 64]; 8] {
-    let mut table = [[(7u8, 0u8); 64]; 8];
-    let mut t = 0;
-    while t < 8 {
-        let mut set = 1;
-        while set < 64 {
-            let mut best = 8u8;
-            let mut which = 0u8;
-            let mut o = 0;
-            while o < 6 {
-                if (set >> o) & 1 == 1 {
-                    let v = reorder(t as u8, o);
-                    if v < best {
-                        best = v;
-                        which = 1 << o;
-                    } else if v == best {
-                        which |= 1 << o;
-                    }
-                }
-                o += 1;
-            }
-            table[t][set] = (best, which);
-            set += 1;
-        }
-        t += 1;
-    }
-    table
-}
 
 /// A puzzle's canonical form and its number of automorphisms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -136,36 +98,55 @@ struct Partial {
 }
 
 /// The puzzle read both ways: as given and transposed.
-struct Views {
-    /// Cell digits, row-major, `0` blank.
-    digits: [[u8; CELLS]; 2],
-    /// Each row's pattern, bit 8 for its first cell.
+struct Views<'a> {
+    /// Cell digits, row-major, `0` blank: cell (row `r`, column `c`) of the transposed
+    /// puzzle is `cells[c * 9 + r]`.
+    cells: &'a [u8; CELLS],
+    /// Each row's pattern, bit 8 for its first cell: `[0]` as given, `[1]` transposed.
     patterns: [[u16; 9]; 2],
     /// Number of clues.
     clues: usize,
 }
 
-impl Views {
-    fn new(puzzle: &Grid) -> Views {
-        let mut views = Views {
-            digits: [[0; CELLS]; 2],
-            patterns: [[0; 9]; 2],
-            clues: 0,
-        };
-        // Without branches: whether a cell is a clue cannot be predicted.
+impl Views<'_> {
+    fn new(puzzle: &Grid) -> Views<'_> {
+        // Eight cells at a time, one byte each: a byte becomes 1 for a clue, 0 for a blank
+        // (adding 0x7f to a digit of at most 9 sets its top bit exactly when it is not 0, and
+        // carries into no other byte).
+        const ONES: u64 = 0x0101_0101_0101_0101;
         let cells = puzzle.cells();
-        for r in 0..9 {
-            for c in 0..9 {
-                let d = cells[r * 9 + c];
-                let clue = u16::from(d != 0);
-                views.digits[0][r * 9 + c] = d;
-                views.digits[1][c * 9 + r] = d;
-                views.patterns[0][r] |= clue << (8 - c);
-                views.patterns[1][c] |= clue << (8 - r);
-                views.clues += usize::from(clue);
+        let clue_bytes = |at: usize| {
+            let eight = u64::from_le_bytes(cells[at..at + 8].try_into().expect("eight cells"));
+            (eight.wrapping_add(0x7f * ONES) >> 7) & ONES
+        };
+        let mut rows = [0u16; 9];
+        // Byte `c` of `columns` gathers column `c`'s cells of rows 1 to 8 (row 1 highest);
+        // `last` column 8's cells of all rows.
+        let mut columns = 0u64;
+        let mut last = 0u16;
+        for (r, row) in rows.iter_mut().enumerate() {
+            let bytes = clue_bytes(9 * r);
+            // Byte `i` to bit `7 - i` of the top byte: every product bit lands apart.
+            let first8 = (bytes.wrapping_mul(0x8040_2010_0804_0201) >> 56) as u16;
+            let ninth = u16::from(cells[9 * r + 8] != 0);
+            *row = (first8 << 1) | ninth;
+            if r > 0 {
+                columns |= bytes << (8 - r);
             }
+            last |= ninth << (8 - r);
         }
-        views
+        let mut transposed = [0u16; 9];
+        for (c, column) in transposed.iter_mut().enumerate().take(8) {
+            let top = (rows[0] >> (8 - c)) & 1;
+            *column = (top << 8) | ((columns >> (8 * c)) & 0xff) as u16;
+        }
+        transposed[8] = last;
+        let clues = rows.iter().map(|p| p.count_ones() as usize).sum();
+        Views {
+            cells,
+            patterns: [rows, transposed],
+            clues,
+        }
     }
 }
 
@@ -226,18 +207,34 @@ impl Canonicaliser {
     /// Places the rows one by one, keeping in `self.now` every partial transformation whose
     /// pattern is the smallest; returns that pattern, row by row.
     fn smallest_pattern(&mut self, views: &Views) -> [u16; 9] {
-        self.now.clear();
-        for orientation in 0..2 {
-            self.now.push(Partial {
-                orientation,
-                rows: [0; 9],
-                used: 0,
-                stacks: 63,
-                columns: [63; 3],
-            });
+        // The top row: every column order is still allowed, so a table gives its pattern.
+        let mut top = u16::MAX;
+        for rows in &views.patterns {
+            for &mask in rows {
+                top = top.min(TOP_ROW[usize::from(mask)].value);
+            }
         }
+        self.now.clear();
+        for (orientation, rows) in views.patterns.iter().enumerate() {
+            for (r, &mask) in rows.iter().enumerate() {
+                let placed = TOP_ROW[usize::from(mask)];
+                if placed.value == top {
+                    let mut first = [0; 9];
+                    first[0] = r as u8;
+                    self.now.push(Partial {
+                        orientation: orientation as u8,
+                        rows: first,
+                        used: 1 << r,
+                        stacks: placed.stacks,
+                        columns: placed.columns,
+                    });
+                }
+            }
+        }
+        let stacked: &[u16; STACKED_SIZE] = &STACKED;
         let mut pattern = [0u16; 9];
-        for (k, row_pattern) in pattern.iter_mut().enumerate() {
+        pattern[0] = top;
+        for (k, row_pattern) in pattern.iter_mut().enumerate().skip(1) {
             let mut best = u16::MAX;
             self.next.clear();
             for p in &self.now {
@@ -252,36 +249,29 @@ impl Canonicaliser {
                     let r = free.trailing_zeros() as usize;
                     free &= free - 1;
                     let mask = rows[r];
-                    let mut least = [0u16; 3];
+                    // No column order makes the row smaller than the best with them all.
+                    // (Patterns and sets are masked to their widths: no bounds checks.)
+                    if TOP_ROW[usize::from(mask & 0x1ff)].value > best {
+                        continue;
+                    }
+                    let mut least = [0u8; 3];
                     let mut orders = [0u8; 3];
                     for s in 0..3 {
                         let triplet = usize::from((mask >> (6 - 3 * s)) & 7);
-                        let (v, o) = SMALLEST[triplet][usize::from(p.columns[s])];
-                        least[s] = u16::from(v);
+                        let (v, o) = SMALLEST[triplet][usize::from(p.columns[s] & 63)];
+                        least[s] = v;
                         orders[s] = o;
                     }
-                    // The row under each order of the stacks (none for one no longer
-                    // allowed), then the smallest and the orders giving it, without branches.
-                    let values: [u16; 6] = std::array::from_fn(|o| {
-                        let [a, b, c] = ORDERS_OF_3[o];
-                        let v = (least[a] << 6) | (least[b] << 3) | least[c];
-                        if (p.stacks >> o) & 1 == 1 {
-                            v
-                        } else {
-                            u16::MAX
-                        }
-                    });
-                    let value = values.iter().fold(u16::MAX, |m, &v| m.min(v));
+                    let index = usize::from(p.stacks & 63) << 9
+                        | usize::from(least[0]) << 6
+                        | usize::from(least[1]) << 3
+                        | usize::from(least[2]);
+                    let arranged = stacked[index];
+                    let value = arranged >> 6;
                     if value > best {
                         continue;
                     }
-                    let stacks = values
-                        .iter()
-                        .enumerate()
-                        .fold(0u8, |set, (o, &v)| set | (u8::from(v == value) << o));
-                    if value > best {
-                        continue;
-                    }
+                    let stacks = (arranged & 63) as u8;
                     if value < best {
                         best = value;
                         self.next.clear();
@@ -310,24 +300,32 @@ impl Canonicaliser {
         let mut slots = [(0u8, 0u8); CELLS];
         let mut n = 0;
         for (k, &row) in pattern.iter().enumerate() {
-            for c in 0..9 {
+            let mut clues = row;
+            while clues != 0 {
+                // Bit 8 is column 0.
+                let c = clues.leading_zeros() - 7;
+                clues &= !(0x100 >> c);
                 slots[n] = (k as u8, c as u8);
-                n += usize::from((row >> (8 - c)) & 1 == 1);
+                n += 1;
             }
         }
         let slots = &slots[..n];
         let mut best = [10u8; CELLS];
         let mut count = 0u32;
         for p in &self.now {
-            let digits = &views.digits[usize::from(p.orientation)];
-            let offsets = p.rows.map(|r| usize::from(r) * 9);
-            for_each_column_order(p, |column_of| {
-                let mut label = [0u8; 10];
+            let digits = views.cells;
+            // Rows of the transposed puzzle are columns of the given one.
+            let (row_step, column_step) = if p.orientation == 0 { (9, 1) } else { (1, 9) };
+            let offsets = p.rows.map(|r| usize::from(r) * row_step);
+            for_each_column_order(p, column_step, |column_of| {
+                // Sixteen labels, looked up by a digit's low four bits: no bounds check.
+                let mut label = [0u8; 16];
                 let mut next = 1u8;
                 let mut less = false;
                 for &(k, c) in slots {
-                    let d =
-                        usize::from(digits[offsets[usize::from(k)] + column_of[usize::from(c)]]);
+                    let d = usize::from(
+                        digits[offsets[usize::from(k)] + column_of[usize::from(c)]] & 15,
+                    );
                     // A new digit takes the next label (without a branch).
                     let new = u8::from(label[d] == 0);
                     label[d] |= next * new;
@@ -360,9 +358,9 @@ impl Canonicaliser {
     }
 }
 
-/// Calls `f` with the source column of each target column, for every column order (of the
-/// stacks, and of the columns within each) that `p` still allows.
-fn for_each_column_order(p: &Partial, mut f: impl FnMut(&[usize; 9])) {
+/// Calls `f` with the source column of each target column, times `step`, for every column
+/// order (of the stacks, and of the columns within each) that `p` still allows.
+fn for_each_column_order(p: &Partial, step: usize, mut f: impl FnMut(&[usize; 9])) {
     let mut column_of = [0usize; 9];
     let mut stacks = p.stacks;
     while stacks != 0 {
@@ -374,21 +372,21 @@ fn for_each_column_order(p: &Partial, mut f: impl FnMut(&[usize; 9])) {
             let o0 = a.trailing_zeros() as usize;
             a &= a - 1;
             for (i, &x) in ORDERS_OF_3[o0].iter().enumerate() {
-                column_of[i] = 3 * s0 + x;
+                column_of[i] = (3 * s0 + x) * step;
             }
             let mut b = p.columns[s1];
             while b != 0 {
                 let o1 = b.trailing_zeros() as usize;
                 b &= b - 1;
                 for (i, &x) in ORDERS_OF_3[o1].iter().enumerate() {
-                    column_of[3 + i] = 3 * s1 + x;
+                    column_of[3 + i] = (3 * s1 + x) * step;
                 }
                 let mut c = p.columns[s2];
                 while c != 0 {
                     let o2 = c.trailing_zeros() as usize;
                     c &= c - 1;
                     for (i, &x) in ORDERS_OF_3[o2].iter().enumerate() {
-                        column_of[6 + i] = 3 * s2 + x;
+                        column_of[6 + i] = (3 * s2 + x) * step;
                     }
                     f(&column_of);
                 }
@@ -411,7 +409,7 @@ fn fixing_clues(views: &Views) -> u32 {
     let one_per_line = rows.count_ones() as usize == n && columns.count_ones() as usize == n;
     let blocks_agree = one_per_line && {
         let clues: Vec<(usize, usize)> = (0..CELLS)
-            .filter(|&i| views.digits[0][i] != 0)
+            .filter(|&i| views.cells[i] != 0)
             .map(|i| (i / 9, i % 9))
             .collect();
         clues.iter().all(|&(r1, c1)| {
