@@ -61,8 +61,18 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
     Ok(spec)
 }
 
-/// Puzzles made per parallel chunk; output is written chunk by chunk, in order.
+/// Puzzles made in the first parallel chunk; output is written chunk by chunk, in order.
 const CHUNK: u64 = 256;
+
+/// The most puzzles made per parallel chunk: chunks grow up to this while each takes less
+/// than [`QUICK_CHUNK`]. Every chunk ends with the threads waiting for its slowest puzzle and
+/// for the writing, so quick puzzles are made in fewer, larger chunks.
+const MAX_CHUNK: u64 = 4096;
+
+/// A chunk made in less time than this is followed by one twice as large (up to
+/// [`MAX_CHUNK`]); one that takes longer, by one half as large (down to [`CHUNK`]): output and
+/// progress come at least about this often.
+const QUICK_CHUNK: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Puzzles made per parallel chunk with --around, where each takes long.
 const AROUND_CHUNK: u64 = 16;
@@ -170,10 +180,11 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     let mut seen: std::collections::HashSet<String> =
         seeds.iter().flatten().map(Grid::to_string).collect();
     let mut repeats = 0;
+    let mut chunk = CHUNK;
     'chunks: while written < wanted && !stopped() {
         let end = match seeds {
             Some(_) => next + AROUND_CHUNK.min(wanted - written),
-            None => (next + CHUNK).min(indices.end),
+            None => (next + chunk).min(indices.end),
         };
         let make = Make {
             seed,
@@ -187,7 +198,13 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
             stop,
             seeds: seeds.as_deref(),
         };
+        let chunk_started = Instant::now();
         let made = make_chunk(&pool, next..end, &make);
+        chunk = if chunk_started.elapsed() < QUICK_CHUNK {
+            (2 * chunk).min(MAX_CHUNK)
+        } else {
+            (chunk / 2).max(CHUNK)
+        };
         for (i, made) in (next..).zip(made) {
             let line = match made {
                 Made::Line(line) => line,
