@@ -583,16 +583,21 @@ fn build(b: &Board, d: usize, g: &mut Graph, links: &mut Vec<Link>) {
     }
     g.bridges.clear();
     g.bridges.resize(2 * m, 0);
-    for i in 0..m {
-        // Links in the same unit or on shared places never chain with link i.
-        let mut apart = 0u128;
-        for (j, other) in nodes.iter().enumerate() {
-            if other.link.unit != nodes[i].link.unit
-                && other.link.places & nodes[i].link.places == 0
-            {
-                apart |= 3u128 << (2 * j);
-            }
+    // For each place of the digit, the states of the links through it.
+    let mut at = [0u128; 81];
+    for (i, node) in nodes.iter().enumerate() {
+        for c in cells_of(node.link.places) {
+            at[c] |= 3u128 << (2 * i);
         }
+    }
+    for i in 0..m {
+        // Links on shared places never chain with link i; the links of its own unit (its
+        // other grouping) have the same places.
+        let mut touching = 0u128;
+        for c in cells_of(nodes[i].link.places) {
+            touching |= at[c];
+        }
+        let apart = !touching;
         for e in 0..2 {
             let l = &nodes[i].lines[e];
             let mut reach = 0u128;
@@ -619,6 +624,11 @@ impl Search<'_> {
         }
         let (i, u) = self.path[depth - 1];
         let mut next = self.bridges[2 * i + (1 - u)];
+        if depth + 1 == self.n {
+            // Chains whose first link comes after their last in search order (by unit, as
+            // the nodes are) are read the other way round: only later nodes end one.
+            next &= !0u128 << (2 * (self.path[0].0 + 1));
+        }
         while next != 0 {
             let st = next.trailing_zeros() as usize;
             next &= next - 1;
@@ -655,10 +665,8 @@ impl Search<'_> {
         for (depth, &k) in order[..n].iter().enumerate() {
             q[k] = depth as u8;
         }
-        // Sukaku Explainer reads each chain in one direction only.
-        if q[0] > q[n - 1] {
-            return;
-        }
+        // Sukaku Explainer reads each chain in one direction only (`walk` offers only those).
+        debug_assert!(q[0] < q[n - 1]);
         let chain_start = &node(0).lines[self.path[0].1];
         let chain_end = &node(n - 1).lines[1 - self.path[n - 1].1];
         let ring = chain_start.shared(chain_end).is_some();

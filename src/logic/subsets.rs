@@ -50,7 +50,7 @@ pub(crate) fn naked_set(b: &Board, u: usize, degree: u32) -> Option<Hint> {
     // Positions of the cells with two to `degree` candidates.
     let mut eligible = 0u16;
     for (k, &c) in cells.iter().enumerate() {
-        let n = b.cell[c as usize].count_ones();
+        let n = count16(b.cell[c as usize]);
         if n >= 2 && n <= degree {
             eligible |= 1 << k;
         }
@@ -63,7 +63,7 @@ pub(crate) fn naked_set(b: &Board, u: usize, degree: u32) -> Option<Hint> {
             digits |= b.cell[c];
             chosen |= bit(c);
         }
-        if digits.count_ones() != degree {
+        if count16(digits) != degree {
             return None;
         }
         let mut h = Hint::new(tech, diff);
@@ -96,7 +96,7 @@ pub(crate) fn hidden_set(b: &Board, u: usize, degree: u32) -> Option<Hint> {
         for d in digits_of(set) {
             common |= b.digit[d] & mask;
         }
-        if common.count_ones() != degree {
+        if !common.exactly(degree) {
             return None;
         }
         let mut h = Hint::new(tech, diff);
