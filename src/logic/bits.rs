@@ -14,6 +14,8 @@ pub(crate) trait Bits: Copy {
     fn two(self) -> bool;
     /// Two or more bits set.
     fn many(self) -> bool;
+    /// Exactly `k` bits set (for small `k`: one step per bit).
+    fn exactly(self, k: u32) -> bool;
 }
 
 macro_rules! impl_bits {
@@ -30,6 +32,17 @@ macro_rules! impl_bits {
             #[inline(always)]
             fn many(self) -> bool {
                 self & self.wrapping_sub(1) != 0
+            }
+            #[inline(always)]
+            fn exactly(self, k: u32) -> bool {
+                let mut x = self;
+                for _ in 0..k {
+                    if x == 0 {
+                        return false;
+                    }
+                    x &= x - 1;
+                }
+                x == 0
             }
         }
     )*};
@@ -72,11 +85,17 @@ mod tests {
             assert_eq!(x.one(), x.count_ones() == 1, "{x:#x}");
             assert_eq!(x.two(), x.count_ones() == 2, "{x:#x}");
             assert_eq!(x.many(), x.count_ones() >= 2, "{x:#x}");
+            for k in 0..5 {
+                assert_eq!(x.exactly(k), x.count_ones() == k, "{x:#x} {k}");
+            }
         }
         for m in 0..=u16::MAX {
             assert_eq!(m.one(), m.count_ones() == 1);
             assert_eq!(m.two(), m.count_ones() == 2);
             assert_eq!(m.many(), m.count_ones() >= 2);
+            for k in 0..5 {
+                assert_eq!(m.exactly(k), m.count_ones() == k);
+            }
             assert_eq!(count16(m), m.count_ones());
         }
     }

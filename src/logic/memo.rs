@@ -44,6 +44,8 @@ pub(crate) struct Memo {
     fish: [[Kept<Ranked>; 9]; 3],
     units: [[Kept<Option<Hint>>; 27]; 8],
     strong: [[Kept<Keyed>; 9]; 3],
+    /// The clock at which each digit's strong-link graph was last built.
+    strong_graph: [u64; 9],
     strong_scratch: strong_links::Scratch,
 }
 
@@ -59,6 +61,7 @@ impl Default for Memo {
             fish: [[(0, None); 9]; 3],
             units: [[(0, None); 27]; 8],
             strong: [[(0, None); 9]; 3],
+            strong_graph: [0; 9],
             strong_scratch: strong_links::Scratch::default(),
         }
     }
@@ -115,18 +118,21 @@ impl Memo {
         }
     }
 
-    /// A result kept for digit `d` if still valid, else `compute`d and kept.
-    fn per_digit<T: Copy>(
+    /// A result kept for digit `d` if still valid, else `compute`d and kept. Lent, not
+    /// copied: a hint is some two hundred bytes, and most kept results are looked at only to
+    /// see that they found nothing.
+    #[inline(always)]
+    fn per_digit<T>(
         clock: u64,
         changed: u64,
         slot: &mut Kept<T>,
         compute: impl FnOnce() -> T,
-    ) -> T {
+    ) -> &T {
         // Changes made after the result was computed carry a later clock.
         if slot.0 < changed {
             *slot = (clock, compute());
         }
-        slot.1
+        &slot.1
     }
 
     /// The first hint of a per-digit rung: lowest rank, then lowest digit.
@@ -136,16 +142,16 @@ impl Memo {
         slots: &mut [Kept<Ranked>; 9],
         mut compute: impl FnMut(usize) -> Option<(u16, Hint)>,
     ) -> Option<Hint> {
-        let mut best: Option<(u16, Hint)> = None;
-        for d in 0..9 {
-            let r = Self::per_digit(clock, changed[d], &mut slots[d], || compute(d));
-            if let Some((rank, h)) = r
-                && best.as_ref().is_none_or(|(br, _)| rank < *br)
+        let mut best: Option<&(u16, Hint)> = None;
+        for (d, slot) in slots.iter_mut().enumerate() {
+            let r = Self::per_digit(clock, changed[d], slot, || compute(d));
+            if let Some(r) = r
+                && best.is_none_or(|(br, _)| r.0 < *br)
             {
-                best = Some((rank, h));
+                best = Some(r);
             }
         }
-        best.map(|(_, h)| h)
+        best.map(|(_, h)| *h)
     }
 
     pub fn direct_locking(&mut self, b: &Board) -> Option<Hint> {
@@ -190,7 +196,7 @@ impl Memo {
                 },
             );
             if r.is_some() {
-                return r;
+                return *r;
             }
         }
         None
@@ -198,19 +204,25 @@ impl Memo {
 
     /// The best chain of `n` strong links over all digits.
     pub fn strong_links(&mut self, b: &Board, n: usize) -> Option<Hint> {
-        let mut best: Option<(Key, Hint)> = None;
-        for d in 0..9 {
-            let slot = &mut self.strong[n - 2][d];
-            let scratch = &mut self.strong_scratch;
-            let r = Self::per_digit(self.clock, self.digit_changed[d], slot, || {
-                strong_links::strong_links(b, n, d, scratch)
+        let mut best: Option<&(Key, Hint)> = None;
+        let scratch = &mut self.strong_scratch;
+        let graph = &mut self.strong_graph;
+        let (clock, changed) = (self.clock, &self.digit_changed);
+        for (d, slot) in self.strong[n - 2].iter_mut().enumerate() {
+            let r = Self::per_digit(clock, changed[d], slot, || {
+                // The graph is kept like a result: valid while the digit is unchanged.
+                let rebuild = graph[d] < changed[d];
+                if rebuild {
+                    graph[d] = clock;
+                }
+                strong_links::strong_links(b, n, d, scratch, rebuild)
             });
-            if let Some((k, h)) = r
-                && best.as_ref().is_none_or(|(bk, _)| k.before(bk))
+            if let Some(r) = r
+                && best.is_none_or(|(bk, _)| r.0.before(bk))
             {
-                best = Some((k, h));
+                best = Some(r);
             }
         }
-        best.map(|(_, h)| h)
+        best.map(|(_, h)| *h)
     }
 }

@@ -254,12 +254,12 @@ pub(crate) fn direct_hidden_set(b: &Board, u: usize, degree: u32) -> Option<Hint
         for d in super::board::digits_of(set) {
             common |= b.digit[d] & mask;
         }
-        if common.count_ones() != degree {
+        if !common.exactly(degree) {
             return None;
         }
         for d in super::board::digits_of(multi & !set) {
             let rest = b.digit[d] & mask & !common;
-            if rest.count_ones() == 1 {
+            if rest.one() {
                 let cell = rest.trailing_zeros() as usize;
                 return Some(placement(tech, diff, cell, d, common | bit(cell)));
             }

@@ -14,7 +14,10 @@
 //! groupings, then the orders and directions in which the links chain. All hints are sorted by
 //! rating, then by more removals, then by the name suffix; the first is applied.
 
-use super::board::{BOX0, Board, COL0, Cells, PEERS, ROW0, UNIT_CELLS, UNIT_MASK, bit};
+use super::bits::{Bits, count16};
+use super::board::{
+    BOX0, Board, COL0, Cells, PEERS, POS_IN_UNIT, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of,
+};
 use super::singles::combinations;
 use super::technique::{Hint, Technique};
 
@@ -77,9 +80,29 @@ const LINE_BLADES: [(&[u8], &[u8]); 3] = [
     (&[0, 1, 2], &[3, 4, 5]),
 ];
 
-fn mask(positions: &[u8]) -> u16 {
-    positions.iter().fold(0, |m, &p| m | 1 << p)
+const fn mask(positions: &[u8]) -> u16 {
+    let mut m = 0u16;
+    let mut i = 0;
+    while i < positions.len() {
+        m |= 1 << positions[i];
+        i += 1;
+    }
+    m
 }
+
+const fn masks<const N: usize>(lists: [&[u8]; N]) -> [u16; N] {
+    let mut out = [0u16; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = mask(lists[i]);
+        i += 1;
+    }
+    out
+}
+
+/// `BOX_EMPTY` and `LINE_EMPTY` as sets of positions.
+const BOX_EMPTY_MASK: [u16; 15] = masks(BOX_EMPTY);
+const LINE_EMPTY_MASK: [u16; 3] = masks(LINE_EMPTY);
 
 /// The `k`-th position (0-based) set in `m`.
 fn nth(m: u16, k: usize) -> Option<usize> {
@@ -100,14 +123,19 @@ fn same_line(a: usize, b: usize) -> bool {
 /// The links of digit `d` in unit `u`, in Sukaku Explainer's order (at most two groupings).
 fn unit_links(b: &Board, d: usize, u: usize, out: &mut Vec<Link>) {
     let cells = &UNIT_CELLS[u];
-    let mut p = 0u16;
-    for (k, &c) in cells.iter().enumerate() {
-        if b.has(c as usize, d) {
-            p |= 1 << k;
-        }
+    let set = b.digit[d] & UNIT_MASK[u];
+    if !set.many() {
+        return;
     }
-    let count = p.count_ones();
-    if count <= 1 || count > 6 {
+    // The digit's places as positions in the unit.
+    let p = if (ROW0..COL0).contains(&u) {
+        (set >> (9 * (u - ROW0))) as u16 & 0x1ff
+    } else {
+        let kind = u / 9;
+        cells_of(set).fold(0u16, |p, c| p | 1 << POS_IN_UNIT[c][kind])
+    };
+    let count = count16(p);
+    if count > 6 {
         return;
     }
     let is_box = u < ROW0;
@@ -122,11 +150,15 @@ fn unit_links(b: &Board, d: usize, u: usize, out: &mut Vec<Link>) {
                 e += 1;
                 continue;
             }
-            let empty = if is_box { BOX_EMPTY[e] } else { LINE_EMPTY[e] };
+            let empty = if is_box {
+                BOX_EMPTY_MASK[e]
+            } else {
+                LINE_EMPTY_MASK[e]
+            };
             b1 = p;
             b2 = p;
             heart = p;
-            if p & mask(empty) == 0 {
+            if p & empty == 0 {
                 let (x, y) = if is_box {
                     BOX_BLADES[e]
                 } else {
@@ -417,12 +449,20 @@ fn kind_ranks(n: usize) -> Vec<[u8; 4]> {
     out
 }
 
-/// Memory of the search, kept between calls.
+/// The links of one digit and how they chain: the same for chains of two, three or four
+/// links, so built once while the digit's places stay the same.
 #[derive(Default)]
-pub(crate) struct Scratch {
+struct Graph {
     nodes: Vec<Node>,
     /// bridges[2 * i + e]: the (node, entry end) states reachable leaving node i by end e.
     bridges: Vec<u128>,
+}
+
+/// Memory of the search, kept between calls.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// Per digit, its graph as last built.
+    graphs: [Graph; 9],
     links: Vec<Link>,
     /// Per number of links - 2: the rank of each permutation and kind sequence among those
     /// Sukaku Explainer tries, indexed by its digits read in base 4.
@@ -462,20 +502,55 @@ struct Search<'a> {
 /// direction of each set, and keeps those that chain. We walk the chains directly, from link
 /// to link through the ends that share a unit, and give each the key of its place in Sukaku
 /// Explainer's enumeration, so that the sort picks the same hint.
-pub(crate) fn strong_links(b: &Board, n: usize, d: usize, sc: &mut Scratch) -> Option<(Key, Hint)> {
+///
+/// `rebuild`: the digit's places changed since its graph was last built here (a graph is
+/// kept per digit, for the next search of the same digit with another `n`).
+pub(crate) fn strong_links(
+    b: &Board,
+    n: usize,
+    d: usize,
+    sc: &mut Scratch,
+    rebuild: bool,
+) -> Option<(Key, Hint)> {
     if sc.perms[n - 2].is_empty() {
         sc.perms[n - 2] = rank_table(&permutations(n), n);
         sc.kinds[n - 2] = rank_table(&kind_ranks(n), n);
     }
-    sc.nodes.clear();
+    if rebuild {
+        build(b, d, &mut sc.graphs[d], &mut sc.links);
+    }
+    let g = &sc.graphs[d];
+    let mut s = Search {
+        b,
+        n,
+        d,
+        nodes: &g.nodes,
+        bridges: &g.bridges,
+        path: [(0, 0); 4],
+        perms: &sc.perms[n - 2],
+        kinds: &sc.kinds[n - 2],
+        best: None,
+    };
+    for i in 0..g.nodes.len() {
+        for u0 in 0..2 {
+            s.path[0] = (i, u0);
+            s.walk(1, s.nodes[i].link.places);
+        }
+    }
+    s.best
+}
+
+/// The links of digit `d` and the ends through which they chain.
+fn build(b: &Board, d: usize, g: &mut Graph, links: &mut Vec<Link>) {
+    g.nodes.clear();
     for kind in 0..3 {
-        sc.links.clear();
+        links.clear();
         let first = [BOX0, ROW0, COL0][kind];
         for u in first..first + 9 {
-            unit_links(b, d, u, &mut sc.links);
+            unit_links(b, d, u, links);
         }
-        for (index, &link) in sc.links.iter().enumerate() {
-            sc.nodes.push(Node {
+        for (index, &link) in links.iter().enumerate() {
+            g.nodes.push(Node {
                 link,
                 kind: kind as u8,
                 index: index as u8,
@@ -486,7 +561,7 @@ pub(crate) fn strong_links(b: &Board, n: usize, d: usize, sc: &mut Scratch) -> O
     // At most 27 units with two groupings each: 108 (node, end) states fit a u128. Ends are
     // bucketed by the column, row and box that hold all their cells; two ends join when they
     // share a bucket.
-    let nodes = &sc.nodes;
+    let nodes = &g.nodes;
     let m = nodes.len();
     let mut cols = [0u128; 9];
     let mut rows = [0u128; 9];
@@ -506,18 +581,23 @@ pub(crate) fn strong_links(b: &Board, n: usize, d: usize, sc: &mut Scratch) -> O
             }
         }
     }
-    sc.bridges.clear();
-    sc.bridges.resize(2 * m, 0);
-    for i in 0..m {
-        // Links in the same unit or on shared places never chain with link i.
-        let mut apart = 0u128;
-        for (j, other) in nodes.iter().enumerate() {
-            if other.link.unit != nodes[i].link.unit
-                && other.link.places & nodes[i].link.places == 0
-            {
-                apart |= 3u128 << (2 * j);
-            }
+    g.bridges.clear();
+    g.bridges.resize(2 * m, 0);
+    // For each place of the digit, the states of the links through it.
+    let mut at = [0u128; 81];
+    for (i, node) in nodes.iter().enumerate() {
+        for c in cells_of(node.link.places) {
+            at[c] |= 3u128 << (2 * i);
         }
+    }
+    for i in 0..m {
+        // Links on shared places never chain with link i; the links of its own unit (its
+        // other grouping) have the same places.
+        let mut touching = 0u128;
+        for c in cells_of(nodes[i].link.places) {
+            touching |= at[c];
+        }
+        let apart = !touching;
         for e in 0..2 {
             let l = &nodes[i].lines[e];
             let mut reach = 0u128;
@@ -530,27 +610,9 @@ pub(crate) fn strong_links(b: &Board, n: usize, d: usize, sc: &mut Scratch) -> O
             if let Some(x) = l.bx {
                 reach |= boxes[x as usize];
             }
-            sc.bridges[2 * i + e] = reach & apart;
+            g.bridges[2 * i + e] = reach & apart;
         }
     }
-    let mut s = Search {
-        b,
-        n,
-        d,
-        nodes: &sc.nodes,
-        bridges: &sc.bridges,
-        path: [(0, 0); 4],
-        perms: &sc.perms[n - 2],
-        kinds: &sc.kinds[n - 2],
-        best: None,
-    };
-    for i in 0..m {
-        for u0 in 0..2 {
-            s.path[0] = (i, u0);
-            s.walk(1, s.nodes[i].link.places);
-        }
-    }
-    s.best
 }
 
 impl Search<'_> {
@@ -562,6 +624,11 @@ impl Search<'_> {
         }
         let (i, u) = self.path[depth - 1];
         let mut next = self.bridges[2 * i + (1 - u)];
+        if depth + 1 == self.n {
+            // Chains whose first link comes after their last in search order (by unit, as
+            // the nodes are) are read the other way round: only later nodes end one.
+            next &= !0u128 << (2 * (self.path[0].0 + 1));
+        }
         while next != 0 {
             let st = next.trailing_zeros() as usize;
             next &= next - 1;
@@ -598,10 +665,8 @@ impl Search<'_> {
         for (depth, &k) in order[..n].iter().enumerate() {
             q[k] = depth as u8;
         }
-        // Sukaku Explainer reads each chain in one direction only.
-        if q[0] > q[n - 1] {
-            return;
-        }
+        // Sukaku Explainer reads each chain in one direction only (`walk` offers only those).
+        debug_assert!(q[0] < q[n - 1]);
         let chain_start = &node(0).lines[self.path[0].1];
         let chain_end = &node(n - 1).lines[1 - self.path[n - 1].1];
         let ring = chain_start.shared(chain_end).is_some();

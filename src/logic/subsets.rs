@@ -3,7 +3,8 @@
 //! Each function returns the first hint in Sudoku Explainer's search order, which the rater
 //! applies: the order decides which of several equal hints comes first, and so the path.
 
-use super::board::{BOX0, Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, digits_of};
+use super::bits::{Bits, count16};
+use super::board::{BOX0, Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of, digits_of};
 use super::singles::{INTERSECTION_KINDS, combinations, locked_in, subsets_of};
 use super::technique::{Hint, Technique};
 
@@ -49,7 +50,7 @@ pub(crate) fn naked_set(b: &Board, u: usize, degree: u32) -> Option<Hint> {
     // Positions of the cells with two to `degree` candidates.
     let mut eligible = 0u16;
     for (k, &c) in cells.iter().enumerate() {
-        let n = b.cell[c as usize].count_ones();
+        let n = count16(b.cell[c as usize]);
         if n >= 2 && n <= degree {
             eligible |= 1 << k;
         }
@@ -62,7 +63,7 @@ pub(crate) fn naked_set(b: &Board, u: usize, degree: u32) -> Option<Hint> {
             digits |= b.cell[c];
             chosen |= bit(c);
         }
-        if digits.count_ones() != degree {
+        if count16(digits) != degree {
             return None;
         }
         let mut h = Hint::new(tech, diff);
@@ -95,7 +96,7 @@ pub(crate) fn hidden_set(b: &Board, u: usize, degree: u32) -> Option<Hint> {
         for d in digits_of(set) {
             common |= b.digit[d] & mask;
         }
-        if common.count_ones() != degree {
+        if !common.exactly(degree) {
             return None;
         }
         let mut h = Hint::new(tech, diff);
@@ -111,9 +112,14 @@ pub(crate) fn hidden_set(b: &Board, u: usize, degree: u32) -> Option<Hint> {
 /// where the digit may go in each column; for rows, the columns.
 fn line_patterns(b: &Board, d: usize, kind: usize) -> [u16; 9] {
     let mut out = [0u16; 9];
-    for (i, o) in out.iter_mut().enumerate() {
-        for (k, &c) in UNIT_CELLS[kind + i].iter().enumerate() {
-            *o |= ((b.digit[d] >> c & 1) as u16) << k;
+    if kind == ROW0 {
+        // A row's nine cells are nine consecutive bits.
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = (b.digit[d] >> (9 * i)) as u16 & 0x1ff;
+        }
+    } else {
+        for c in cells_of(b.digit[d]) {
+            out[c % 9] |= 1 << (c / 9);
         }
     }
     out
@@ -138,7 +144,7 @@ pub(crate) fn fish(b: &Board, d: usize, degree: u32) -> Option<(u16, Hint)> {
         // Lines with two places or more, the only ones a fish may use.
         let mut lines = 0u16;
         for (i, p) in patterns.iter().enumerate() {
-            if p.count_ones() >= 2 {
+            if p.many() {
                 lines |= 1 << i;
             }
         }
@@ -152,7 +158,7 @@ pub(crate) fn fish(b: &Board, d: usize, degree: u32) -> Option<(u16, Hint)> {
             for i in digits_of(set as u16) {
                 union |= patterns[i];
             }
-            if union.count_ones() != degree {
+            if count16(union) != degree {
                 continue;
             }
             let mut base_cells = 0u128;

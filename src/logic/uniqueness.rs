@@ -2,6 +2,7 @@
 //! universal grave (BUG, types 1 to 4). Both assume the puzzle has one solution: a pattern
 //! that would allow two solutions cannot be the whole story.
 
+use super::bits::{Bits, count16};
 use super::board::{
     Board, CELL_UNITS, Cells, PEERS, POS_IN_UNIT, UNIT_CELLS, UNIT_MASK, bit, cells_of,
 };
@@ -46,6 +47,8 @@ struct Search<'a> {
     b: &'a Board,
     v1: usize,
     v2: usize,
+    /// The cells holding both digits: the only ones a loop may pass through.
+    both: Cells,
     path: [u8; 81],
     len: usize,
     on_path: Cells,
@@ -69,8 +72,8 @@ impl Search<'_> {
                 continue;
             }
             let u = CELL_UNITS[cell][kind] as usize;
-            for &next in &UNIT_CELLS[u] {
-                let next = next as usize;
+            // In increasing cell order, as the unit lists its cells.
+            for next in cells_of(UNIT_MASK[u] & self.both) {
                 if self.path[0] as usize == next && self.len >= 4 {
                     if self.is_valid() {
                         let start = self.out.cells.len() as u32;
@@ -79,13 +82,11 @@ impl Search<'_> {
                     }
                 } else if self.on_path & bit(next) == 0 {
                     let pots = self.b.cell[next];
-                    if pots & pair == pair {
-                        let new_ex = (ex_values | pots) & !pair;
-                        let card = pots.count_ones();
-                        if card == 2 || new_ex.count_ones() == 1 || allowed_ex > 0 {
-                            let allowed = allowed_ex - i32::from(card > 2);
-                            self.walk(next, allowed, new_ex, kind);
-                        }
+                    let new_ex = (ex_values | pots) & !pair;
+                    let card = count16(pots);
+                    if card == 2 || new_ex.one() || allowed_ex > 0 {
+                        let allowed = allowed_ex - i32::from(card > 2);
+                        self.walk(next, allowed, new_ex, kind);
                     }
                 }
             }
@@ -128,6 +129,7 @@ pub(crate) fn unique_loops(b: &Board, s: &mut LoopScratch) -> Option<Hint> {
             b,
             v1,
             v2,
+            both: b.digit[v1] & b.digit[v2],
             path: [0; 81],
             len: 0,
             on_path: 0,

@@ -1,7 +1,7 @@
 //! XY-Wing and XYZ-Wing: a pivot cell and two pincers that see it, which between them force
 //! a digit into one of the pincers.
 
-use super::bits::count16;
+use super::bits::{Bits, count16};
 use super::board::{Board, Cells, PEERS, bit, cells_of, digits_of};
 use super::technique::{Hint, Technique};
 
@@ -12,19 +12,33 @@ use super::technique::{Hint, Technique};
 /// {x,z} pincer, then as the {y,z} pincer, as Sudoku Explainer does.
 pub(crate) fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
     let size = if xyz { 3 } else { 2 };
+    // The pincers have two candidates: only those cells are looked at, in the same order.
+    let mut bivalue: Cells = 0;
+    for c in cells_of(b.empty) {
+        if count16(b.cell[c]) == 2 {
+            bivalue |= bit(c);
+        }
+    }
+    if !bivalue.many() {
+        return None;
+    }
     for pivot in cells_of(b.empty) {
         let xy = b.cell[pivot];
         if count16(xy) != size {
             continue;
         }
-        for xz_cell in cells_of(PEERS[pivot]) {
+        let pincers = PEERS[pivot] & bivalue;
+        if !pincers.many() {
+            continue;
+        }
+        for xz_cell in cells_of(pincers) {
             let xz = b.cell[xz_cell];
-            if count16(xz) != 2 || count16(xy & !xz) != 1 {
+            if count16(xy & !xz) != 1 {
                 continue;
             }
-            for yz_cell in cells_of(PEERS[pivot]) {
+            for yz_cell in cells_of(pincers) {
                 let yz = b.cell[yz_cell];
-                if count16(yz) != 2 || count16(xy | xz | yz) != 3 {
+                if count16(xy | xz | yz) != 3 {
                     continue;
                 }
                 let common = count16(xy & xz & yz);
@@ -100,17 +114,23 @@ pub(crate) fn als_wing(
         fresh,
         reach,
     };
-    for pivot in cells_of(b.empty) {
+    // A set cell holds two to n + 1 digits: only those cells are tried.
+    let mut eligible: Cells = 0;
+    for c in cells_of(b.empty) {
+        let card = count16(b.cell[c]) as usize;
+        if card > 1 && card < n + 2 {
+            eligible |= bit(c);
+        }
+    }
+    for pivot in cells_of(eligible) {
         let m = b.cell[pivot];
         let card = count16(m) as usize;
-        if card > 1 && card < n + 2 {
-            let next = PEERS[pivot] & !((2u128 << pivot) - 1);
-            if (bit(pivot) | next) & reach == 0 {
-                continue;
-            }
-            w.cells[0] = pivot;
-            w.extend(1, next, m, card, card);
+        let next = PEERS[pivot] & !((2u128 << pivot) - 1) & eligible;
+        if (bit(pivot) | next) & reach == 0 {
+            continue;
         }
+        w.cells[0] = pivot;
+        w.extend(1, next, m, card, card);
     }
     memo.none_at[n] = if w.best.is_some() { 0 } else { clock };
     w.best.map(|(_, h)| h)
@@ -172,6 +192,7 @@ impl AlsWing<'_> {
         if chosen & self.reach == 0 && next & self.reach == 0 {
             return;
         }
+        // `next` holds only cells of two to n + 1 digits.
         for c in cells_of(next) {
             let m = self.b.cell[c];
             let card = count16(m) as usize;
@@ -182,7 +203,7 @@ impl AlsWing<'_> {
             } else {
                 (count16(u) as usize) < self.n + 2
             };
-            if card > 1 && fits {
+            if fits {
                 self.cells[k] = c;
                 let later = next & PEERS[c] & !((2u128 << c) - 1);
                 self.extend(k + 1, later, u, big.max(card), size + card);

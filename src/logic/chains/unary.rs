@@ -80,6 +80,13 @@ pub(crate) fn off_to_on(b: &Board, k: usize, y: bool, x: bool, out: &mut [u16; 4
 
 const NONE: u32 = u32::MAX;
 
+/// One bit of 128 standing for an "off" key (its cell and digit): keys with different marks
+/// are different keys.
+#[inline(always)]
+fn mark(k: usize) -> u128 {
+    1u128 << ((k >> 1) & 127)
+}
+
 /// `off_to_on` answers on one grid with one kind of links (a pass of a search), each worked
 /// out once: a cycle search asks again for every path through an "off" potential.
 pub(crate) struct OffLinks {
@@ -141,6 +148,9 @@ pub(crate) struct Unary {
     parent: Vec<u32>,
     /// Cycle search "off" nodes: (key, parent "on" key).
     objs: Vec<(u16, u16)>,
+    /// Per "off" node of `objs`: the `mark`s of the "off" keys on its path, itself included,
+    /// so that most keys are known to be off the path without walking it.
+    marks: Vec<u128>,
     cur: Vec<u16>,
     next: Vec<u16>,
     path: Vec<u16>,
@@ -154,6 +164,7 @@ impl Default for Unary {
             stamp: vec![0; KEYS],
             parent: vec![NONE; KEYS],
             objs: Vec::new(),
+            marks: Vec::new(),
             cur: Vec::new(),
             next: Vec::new(),
             path: Vec::new(),
@@ -333,6 +344,27 @@ impl Unary {
         }
     }
 
+    /// Adds the "off" node `q` reached from the "on" key `p`, unless `q` lies on the path
+    /// that leads to `p`. `path` is `path_marks(p)`.
+    #[inline]
+    fn offer(&mut self, p: usize, q: u16, path: u128) {
+        let m = mark(q as usize);
+        if path & m != 0 && self.on_path(p, q as usize) {
+            return;
+        }
+        self.objs.push((q, p as u16));
+        self.marks.push(path | m);
+    }
+
+    /// The marks of the "off" keys on the path that leads to the "on" key `p`.
+    #[inline]
+    fn path_marks(&self, p: usize) -> u128 {
+        match self.parent[p] {
+            NONE => 0,
+            o => self.marks[o as usize],
+        }
+    }
+
     /// True when the "off" key `q` lies on the path that leads to the "on" key `p`.
     fn on_path(&self, mut p: usize, q: usize) -> bool {
         loop {
@@ -356,6 +388,7 @@ impl Unary {
         self.stamp[source] = epoch;
         self.parent[source] = NONE;
         self.objs.clear();
+        self.marks.clear();
         self.cur.clear();
         self.cur.push(source as u16);
         let mut buf = [0u16; 32];
@@ -372,10 +405,9 @@ impl Unary {
             for i in 0..self.cur.len() {
                 let p = self.cur[i] as usize;
                 let n = on_to_off(b, p, y, &mut buf);
+                let path = self.path_marks(p);
                 for &q in &buf[..n] {
-                    if !self.on_path(p, q as usize) {
-                        self.objs.push((q, p as u16));
-                    }
+                    self.offer(p, q, path);
                 }
             }
             self.next.clear();

@@ -155,6 +155,7 @@ impl Unary {
         self.stamp[source] = epoch;
         self.parent[source] = NONE;
         self.objs.clear();
+        self.marks.clear();
         self.cur.clear();
         self.cur.push(source as u16);
         let mut buf = [0u16; 32];
@@ -166,10 +167,9 @@ impl Unary {
             for i in 0..self.cur.len() {
                 let p = self.cur[i] as usize;
                 let n = on_to_off(g, p, y, &mut buf);
+                let path = self.path_marks(p);
                 for &q in &buf[..n] {
-                    if !self.on_path(p, q as usize) {
-                        self.objs.push((q, p as u16));
-                    }
+                    self.offer(p, q, path);
                 }
             }
             self.next.clear();

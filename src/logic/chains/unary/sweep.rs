@@ -86,6 +86,8 @@ impl Graph {
         while want_cycle || want_chain {
             let mut next = [0u128; 9];
             let mut reached = 0u16;
+            // The digits `next` can hold: without Y links, the frontier's own.
+            let spread = if y { 0x1ff } else { active };
             if on_level {
                 // On to off: the digit's other places in the units of the cell; with Y links,
                 // the cell's other candidates.
@@ -110,7 +112,7 @@ impl Graph {
                     chain_at = Some(level + 1);
                     want_chain = false;
                 }
-                for d in 0..9 {
+                for d in digits_of(spread) {
                     next[d] &= !seen_off[d];
                     seen_off[d] |= next[d];
                     if next[d] != 0 {
@@ -137,7 +139,7 @@ impl Graph {
                     chain_at = Some(level + 1);
                     want_chain = false;
                 }
-                for d in 0..9 {
+                for d in digits_of(spread) {
                     next[d] &= !seen_on[d];
                     seen_on[d] |= next[d];
                     if next[d] != 0 {
