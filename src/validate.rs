@@ -8,6 +8,7 @@
 //! module) holds the puzzles of other corpora that no record may repeat (`--against`).
 
 use std::collections::HashMap;
+use std::fmt::{self, Write};
 
 use crate::grid::Grid;
 use crate::isomorph::canon::{canonical, key};
@@ -180,12 +181,43 @@ pub struct Checker {
     min_clues: Option<usize>,
     /// `--min-er`/`--max-er`: the band of ER in tenths, both ends included.
     er_band: Option<(u16, u16)>,
+    /// The problems found so far.
+    problems: Problems,
+}
+
+/// The problems of the current row, and the counts of all rows so far.
+#[derive(Debug, Default)]
+struct Problems {
     /// Records with each kind of problem, indexed as [`Problem::ALL`].
     counts: [u64; Problem::ALL.len()],
     /// Records with at least one problem.
     failed: u64,
     /// The current row's problem text.
     text: String,
+}
+
+impl Problems {
+    /// Counts a problem of `kind` and returns the text to write it to, after those before.
+    fn next(&mut self, kind: Problem) -> &mut String {
+        if !self.text.is_empty() {
+            self.text.push_str("; ");
+        }
+        if let Some(i) = Problem::ALL.iter().position(|&k| k == kind) {
+            self.counts[i] += 1;
+        }
+        &mut self.text
+    }
+
+    fn add(&mut self, kind: Problem, text: &str) {
+        self.next(kind).push_str(text);
+    }
+
+    /// Adds a problem of `kind` written as `text` says: into the row's text, with no string
+    /// of its own (in a corpus of repeats most rows have one).
+    fn add_fmt(&mut self, kind: Problem, text: fmt::Arguments<'_>) {
+        // Writing to a String cannot fail.
+        let _ = self.next(kind).write_fmt(text);
+    }
 }
 
 impl Checker {
@@ -263,14 +295,6 @@ impl Checker {
         }
     }
 
-    /// `line N`, or `FILE line N` with several inputs.
-    fn place(&self, place: Place) -> String {
-        match &self.names {
-            Some(names) => format!("{} line {}", names[place.file()], place.line()),
-            None => format!("line {}", place.line()),
-        }
-    }
-
     /// The same checker, also failing puzzles rated outside `min..=max` (ER in tenths) or not
     /// rated at all; the rows must come from a run that rates them
     /// ([`SolveOptions::grade`](crate::pipeline::solve::SolveOptions::grade)).
@@ -309,22 +333,21 @@ impl Checker {
         let (compare, first, tag) = match self.seen.as_mut()? {
             Seen::Exact(seen) => (Compare::Exact, *seen.entry(*puzzle).or_insert(here), 0),
             Seen::Isomorph(seen) => {
-                let (file, line, tag) =
-                    seen.first_or_insert_tagged(form_key?, row.record.file, row.record.line, tag);
+                // A class the worker found in the table has its first member's place there
+                // already (only this checker adds, in input order).
+                let (file, line, tag) = match row.class {
+                    Some(found) => seen.first_found(found),
+                    None => seen.first_or_insert_tagged(
+                        form_key?,
+                        row.record.file,
+                        row.record.line,
+                        tag,
+                    ),
+                };
                 (Compare::Isomorph, Place::new(file, line), tag)
             }
         };
         (first != here).then_some((compare, first, tag))
-    }
-
-    fn add(&mut self, kind: Problem, text: &str) {
-        if !self.text.is_empty() {
-            self.text.push_str("; ");
-        }
-        self.text.push_str(text);
-        if let Some(i) = Problem::ALL.iter().position(|&k| k == kind) {
-            self.counts[i] += 1;
-        }
     }
 
     /// The problems of `row`, joined with `; `; empty when it passes. Must be called once per
@@ -332,7 +355,7 @@ impl Checker {
     /// [`copying_classes`](Checker::copying_classes), a later isomorph of a puzzle whose status
     /// is known is made [`copy`](known::copy)'s row first, searched or not.
     pub fn check(&mut self, row: &mut Row) -> &str {
-        self.text.clear();
+        self.problems.text.clear();
         let form_key = self.form_key(row);
         let first = self.first(row, form_key);
         if let Some((Compare::Isomorph, _, tag)) = first
@@ -342,21 +365,23 @@ impl Checker {
             known::copy(row, status, COUNT_TO);
         }
         match row.status {
-            Status::Invalid => self.add(Problem::Invalid, "invalid"),
-            Status::Unsolvable => self.add(Problem::Unsolvable, "unsolvable"),
-            Status::Multiple => self.add(Problem::Multiple, "multiple"),
-            Status::Aborted => self.add(
+            Status::Invalid => self.problems.add(Problem::Invalid, "invalid"),
+            Status::Unsolvable => self.problems.add(Problem::Unsolvable, "unsolvable"),
+            Status::Multiple => self.problems.add(Problem::Multiple, "multiple"),
+            Status::Aborted => self.problems.add_fmt(
                 Problem::Aborted,
-                &format!("aborted after {} guesses", row.outcome.guesses),
+                format_args!("aborted after {} guesses", row.outcome.guesses),
             ),
             Status::Unique | Status::Solved => {}
         }
         match row.record.expected.as_deref() {
             None => {}
-            Some(Expected::Missing) => self.add(Problem::StatedMissing, "stated solution missing"),
-            Some(Expected::Malformed(why)) => self.add(
+            Some(Expected::Missing) => self
+                .problems
+                .add(Problem::StatedMissing, "stated solution missing"),
+            Some(Expected::Malformed(why)) => self.problems.add_fmt(
                 Problem::StatedMalformed,
-                &format!("stated solution malformed: {why}"),
+                format_args!("stated solution malformed: {why}"),
             ),
             Some(Expected::Grid(stated)) => {
                 // Only a unique solution can be compared; other statuses already fail.
@@ -364,9 +389,9 @@ impl Checker {
                     let differs =
                         (0..crate::grid::CELLS).find(|&i| stated.get(i) != solution.get(i));
                     if let Some(i) = differs {
-                        self.add(
+                        self.problems.add_fmt(
                             Problem::StatedDiffers,
-                            &format!(
+                            format_args!(
                                 "stated solution differs at {} (stated {}, solution {})",
                                 cell_name(i),
                                 stated.get(i),
@@ -383,15 +408,23 @@ impl Checker {
                 .iter()
                 .map(|&c| cell_name(c as usize))
                 .collect();
-            self.add(
+            self.problems.add_fmt(
                 Problem::Redundant,
-                &format!("redundant clues: {}", cells.join(" ")),
+                format_args!("redundant clues: {}", cells.join(" ")),
             );
         }
         if let RecordInput::Puzzle(puzzle) = &row.record.input {
             if let Some((compare, first, _)) = first {
-                let text = format!("{} {}", compare.words(), self.place(first));
-                self.add(Problem::Duplicate, &text);
+                let (words, line) = (compare.words(), first.line());
+                match &self.names {
+                    Some(names) => self.problems.add_fmt(
+                        Problem::Duplicate,
+                        format_args!("{words} {} line {line}", names[first.file()]),
+                    ),
+                    None => self
+                        .problems
+                        .add_fmt(Problem::Duplicate, format_args!("{words} line {line}")),
+                }
             }
             if let Some(against) = &self.against {
                 let k = match against.compare {
@@ -402,20 +435,22 @@ impl Checker {
                     .and_then(|k| against.keys.get(k))
                     .map(|(f, l)| Place::new(f, l))
                 {
-                    let text = format!(
-                        "{} {} line {}",
-                        against.compare.words(),
-                        against.names[found.file()],
-                        found.line()
+                    self.problems.add_fmt(
+                        Problem::Against,
+                        format_args!(
+                            "{} {} line {}",
+                            against.compare.words(),
+                            against.names[found.file()],
+                            found.line()
+                        ),
                     );
-                    self.add(Problem::Against, &text);
                 }
             }
             let clues = puzzle.clue_count();
             if let Some(min) = self.min_clues.filter(|&min| clues < min) {
-                self.add(
+                self.problems.add_fmt(
                     Problem::FewClues,
-                    &format!("{clues} clues, fewer than {min}"),
+                    format_args!("{clues} clues, fewer than {min}"),
                 );
             }
         }
@@ -423,31 +458,34 @@ impl Checker {
             match rated {
                 // Rated against this band, the rating stops at its limit, one tenth above
                 // `max` (or, without `max`, at `min`, which passes).
-                Ok(Bounded::AtLeast(limit)) if *limit > max => {
-                    self.add(Problem::OutsideBand, &format!("ER above {}", tenths(max)))
-                }
-                Ok(Bounded::AtLeast(_)) => {}
-                Ok(Bounded::Rated(r)) if r.er < min => self.add(
+                Ok(Bounded::AtLeast(limit)) if *limit > max => self.problems.add_fmt(
                     Problem::OutsideBand,
-                    &format!("ER {}, below {}", tenths(r.er), tenths(min)),
+                    format_args!("ER above {}", tenths(max)),
                 ),
-                Ok(Bounded::Rated(r)) if r.er > max => self.add(
+                Ok(Bounded::AtLeast(_)) => {}
+                Ok(Bounded::Rated(r)) if r.er < min => self.problems.add_fmt(
                     Problem::OutsideBand,
-                    &format!("ER {}, above {}", tenths(r.er), tenths(max)),
+                    format_args!("ER {}, below {}", tenths(r.er), tenths(min)),
+                ),
+                Ok(Bounded::Rated(r)) if r.er > max => self.problems.add_fmt(
+                    Problem::OutsideBand,
+                    format_args!("ER {}, above {}", tenths(r.er), tenths(max)),
                 ),
                 Ok(Bounded::Rated(_)) => {}
-                Err(e) => self.add(Problem::Unrated, &format!("not rated: {e}")),
+                Err(e) => self
+                    .problems
+                    .add_fmt(Problem::Unrated, format_args!("not rated: {e}")),
             }
         }
-        if !self.text.is_empty() {
-            self.failed += 1;
+        if !self.problems.text.is_empty() {
+            self.problems.failed += 1;
         }
-        &self.text
+        &self.problems.text
     }
 
     /// Records that failed so far.
     pub fn failed(&self) -> u64 {
-        self.failed
+        self.problems.failed
     }
 
     /// Records with `kind` of problem so far.
@@ -455,7 +493,7 @@ impl Checker {
         Problem::ALL
             .iter()
             .position(|&k| k == kind)
-            .map_or(0, |i| self.counts[i])
+            .map_or(0, |i| self.problems.counts[i])
     }
 }
 

@@ -219,14 +219,39 @@ impl std::fmt::Debug for Known {
     }
 }
 
+/// A key a [`Known`] view found: its tag, and where its table keeps its first place, which
+/// [`KeyTable::first_found`] reads back without looking the key up again. Once added, a key's
+/// place and tag never change, so what a view found stays true.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Found {
+    at: u32,
+    tag: u8,
+}
+
+impl Found {
+    /// The tag the key was added with.
+    pub fn tag(self) -> u8 {
+        self.tag
+    }
+}
+
 impl Known {
     /// The tag `key` was added with, if the table holds it.
     pub fn tag(&self, key: u128) -> Option<u8> {
+        self.find(key).map(Found::tag)
+    }
+
+    /// `key`'s tag and first place, if the table holds it.
+    pub fn find(&self, key: u128) -> Option<Found> {
         let (s, lo, hi) = KeyTable::split(key);
         let sub = lock(&self.subs, s);
-        sub.find(lo, hi)
-            .ok()
-            .map(|i| (sub.slots[i].hi >> TAG_SHIFT) as u8)
+        sub.find(lo, hi).ok().map(|i| {
+            let slot = sub.slots[i];
+            Found {
+                at: slot.at,
+                tag: (slot.hi >> TAG_SHIFT) as u8,
+            }
+        })
     }
 }
 
@@ -293,6 +318,14 @@ impl KeyTable {
             }
             None => self.spill.get(&key).copied(),
         }
+    }
+
+    /// Where the key that a [`Known`] view of this table found was first seen (input, line),
+    /// and its tag: what [`first_or_insert_tagged`](KeyTable::first_or_insert_tagged) would
+    /// return for it, without looking the key up again.
+    pub fn first_found(&self, found: Found) -> (u32, u64, u8) {
+        let (file, line) = self.places.place(found.at);
+        (file, line, found.tag)
     }
 
     /// Where `key` was first seen; if it was not, it is now, at line `line` of input `file`,

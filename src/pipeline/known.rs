@@ -10,8 +10,15 @@
 //! Whether a worker finds a class known depends on how far the writer has come, which depends
 //! on the threads' timing; so the row of every later member of a known class is made the same
 //! whether it was searched or not ([`copy`]): the class's status, no solution, guesses or time.
+//!
+//! The writer learns a class only when it reaches the class's first member, some batches
+//! after a worker searched it; meanwhile the worker remembers the statuses its own searches
+//! found (a few thousand of the latest, [`KnownClasses::searched`]), so that the members that
+//! follow closely are not searched again. A status found that way is the class's whichever
+//! member was searched, as long as no guess budget can cut one member's search short and not
+//! another's: the worker remembers nothing under a budget.
 
-use crate::isomorph::key_table::Known;
+use crate::isomorph::key_table::{Found, Known};
 use crate::solver::Outcome;
 
 use super::solve::{Row, Status};
@@ -19,22 +26,71 @@ use super::solve::{Row, Status};
 /// The statuses a class can be known by, at their tags (1 to 3; 0 is "not known").
 const KNOWN: [Status; 3] = [Status::Unique, Status::Multiple, Status::Unsolvable];
 
-/// A view of the classes known so far, for the workers.
+/// The classes a worker remembers having searched itself: a power of two.
+const RECENT: usize = 4096;
+/// Where a remembered key keeps its tag: two bits that no form key uses (each of its halves
+/// is below 2^61).
+const RECENT_TAG: u32 = 125;
+
+/// A view of the classes known so far, for one worker.
 #[derive(Debug, Clone)]
 pub struct KnownClasses {
     known: Known,
+    /// Keys with their tags (at [`RECENT_TAG`]) of the classes this worker searched, each in
+    /// the slot its low bits choose (0: empty); allocated at the first.
+    recent: Vec<u128>,
+}
+
+/// What a worker knows of a record's class.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Class {
+    /// The class's entry in the table, when the writer has seen one of its members.
+    pub found: Option<Found>,
+    /// The class's status, when known: the table's, or else the one this worker found.
+    pub status: Option<Status>,
 }
 
 impl KnownClasses {
     /// The classes whose tags `known` holds, as [`tag`] gave them.
     pub fn new(known: Known) -> KnownClasses {
-        KnownClasses { known }
+        KnownClasses {
+            known,
+            recent: Vec::new(),
+        }
     }
 
-    /// The status of the class whose canonical form has `form_key`
-    /// ([`key`](crate::isomorph::canon::key)), if it is known.
-    pub fn status(&self, form_key: u128) -> Option<Status> {
-        self.known.tag(form_key).and_then(status)
+    /// What is known of the class whose canonical form has `form_key`
+    /// ([`key`](crate::isomorph::canon::key)).
+    pub fn class(&self, form_key: u128) -> Class {
+        let found = self.known.find(form_key);
+        let status = match found {
+            Some(f) => status(f.tag()),
+            None => self.recent(form_key),
+        };
+        Class { found, status }
+    }
+
+    /// The status this worker found for the class of `form_key`, if it remembers one.
+    fn recent(&self, form_key: u128) -> Option<Status> {
+        let kept = *self.recent.get(form_key as usize & (RECENT - 1))?;
+        let tag = (kept >> RECENT_TAG) as u8 & 3;
+        (kept & !(3 << RECENT_TAG) == form_key)
+            .then(|| status(tag))
+            .flatten()
+    }
+
+    /// Remembers the status of `row`, just searched, for the class of `form_key` (the
+    /// latest searches replace older ones); nothing when `budget` (a guess budget: another
+    /// member's search might end otherwise).
+    pub fn searched(&mut self, form_key: u128, row: &Row, budget: bool) {
+        let tag = tag(row);
+        if budget || tag == 0 {
+            return;
+        }
+        if self.recent.is_empty() {
+            self.recent = vec![0; RECENT];
+        }
+        self.recent[form_key as usize & (RECENT - 1)] = form_key | u128::from(tag) << RECENT_TAG;
     }
 }
 
@@ -153,6 +209,52 @@ mod tests {
         let mut plain = Worker::new(&options);
         let searched = plain.row(record(&isomorph), &options);
         assert!(!searched.copied && searched.outcome.solution.is_some());
+    }
+
+    #[test]
+    fn a_worker_remembers_the_classes_it_searched_unless_under_a_guess_budget() {
+        use crate::isomorph::key_table::KeyTable;
+        use crate::pipeline::canon::Canon;
+        use crate::pipeline::solve::{SolveOptions, Worker};
+        use crate::solver::Limits;
+
+        let puzzle =
+            "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
+        // The same with stacks 1 and 3 swapped, and digits 1 and 2.
+        let isomorph: String = (0..81)
+            .map(|i| {
+                let (r, c) = (i / 9, i % 9);
+                let c = [6, 7, 8, 3, 4, 5, 0, 1, 2][c];
+                match puzzle.as_bytes()[r * 9 + c] {
+                    b'1' => '2',
+                    b'2' => '1',
+                    b => b as char,
+                }
+            })
+            .collect();
+        let record = |text: &str| row(text, Status::Unique).record;
+        let table = KeyTable::new();
+        for budget in [None, Some(1_000_000)] {
+            let options = SolveOptions {
+                limits: Limits {
+                    solutions: 2,
+                    guesses: budget,
+                    ..Limits::default()
+                },
+                canon: Canon::Also,
+                ..SolveOptions::default()
+            };
+            let mut worker =
+                Worker::new(&options).with_known(Some(KnownClasses::new(table.known())));
+            let first = worker.row(record(puzzle), &options);
+            assert!(!first.copied && first.outcome.guesses > 0);
+            // The table has not seen the class: without a budget the worker's own search
+            // is enough; with one, the isomorph is searched too.
+            let later = worker.row(record(&isomorph), &options);
+            assert_eq!(later.status, Status::Unique);
+            assert_eq!(later.copied, budget.is_none(), "budget {budget:?}");
+            assert_eq!(later.class, None);
+        }
     }
 
     #[test]

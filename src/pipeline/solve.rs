@@ -14,6 +14,7 @@ use super::solutions::{Emitter, RecordSolutions};
 use super::stopwatch::Stopwatch;
 use crate::grid::{CELLS, Conflict, Grid};
 use crate::isomorph::canon::{Canonical, Canonicaliser, key};
+use crate::isomorph::key_table::Found;
 use crate::logic::Grader;
 use crate::solver::{Limits, Outcome, Solver, Stop, Strategy};
 
@@ -132,6 +133,9 @@ pub struct Row {
     /// True when the row is a later member's of a class of isomorphs whose status was known
     /// ([`known`]): the class's status, with no solution, guesses or time.
     pub copied: bool,
+    /// The entry of the record's class in the table of classes seen, when the worker found
+    /// one there ([`known`]): the checker then need not look the class up again.
+    pub class: Option<Found>,
 }
 
 impl Row {
@@ -150,6 +154,7 @@ impl Row {
             rating: None,
             canonical: None,
             form_key: None,
+            class: None,
             copied: false,
         }
     }
@@ -229,16 +234,23 @@ impl Worker {
             (RecordInput::Puzzle(puzzle), Canon::Also) => Some(self.form(puzzle)),
             _ => None,
         };
-        if let (Some(known), Some((_, form_key))) = (&self.known, form)
-            && let Some(status) = known.status(form_key)
-        {
+        let class = match (&self.known, form) {
+            (Some(known), Some((_, form_key))) => known.class(form_key),
+            _ => known::Class::default(),
+        };
+        if let Some(status) = class.status {
             let mut row = Row::unsearched(record, status, Outcome::default());
             known::copy(&mut row, status, options.limits.solutions);
-            (row.canonical, row.form_key) = (form.map(|f| f.0), Some(form_key));
+            (row.canonical, row.form_key) = (form.map(|f| f.0), form.map(|f| f.1));
+            row.class = class.found;
             return row;
         }
         let mut row = solve_emitting(&mut *self.solver, record, options, emitter);
         (row.canonical, row.form_key) = (form.map(|f| f.0), form.map(|f| f.1));
+        row.class = class.found;
+        if let (Some(known), Some((_, form_key)), None) = (&mut self.known, form, class.found) {
+            known.searched(form_key, &row, options.limits.guesses.is_some());
+        }
         if let (Some(grader), Some(grade), Status::Unique) =
             (&mut self.grader, options.grade, row.status)
             && let RecordInput::Puzzle(puzzle) = &row.record.input
@@ -340,6 +352,7 @@ fn solve_emitting(
         rating: None,
         canonical: None,
         form_key: None,
+        class: None,
         copied: false,
     }
 }

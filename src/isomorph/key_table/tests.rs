@@ -108,6 +108,9 @@ fn tags_come_back_to_the_owner_and_to_views_across_growth() {
             (0, i + 1, tag)
         );
         assert_eq!(view.tag(key_of(i)), Some(tag));
+        // What the view found leads back to the same place without a second look-up.
+        let found = view.find(key_of(i)).unwrap();
+        assert_eq!(t.first_found(found), (0, i + 1, tag));
         // The tag's bits are not the key's: the same key is found under any tag.
         assert_eq!(t.get(key_of(i)), Some((0, i + 1)));
     }
@@ -145,9 +148,12 @@ fn places_come_back_across_several_inputs() {
         t.first_or_insert(key_of(n), 0, line);
         n += 1;
     }
+    let view = t.known();
     for (k, place) in &expected {
         assert_eq!(t.get(*k), Some(*place));
         assert_eq!(t.first_or_insert(*k, 2, 10_000), *place);
+        let (file, line, _) = t.first_found(view.find(*k).unwrap());
+        assert_eq!((file, line), *place);
     }
     assert_eq!(t.places.runs.len(), 5);
 }
