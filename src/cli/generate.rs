@@ -3,8 +3,11 @@
 //! Ctrl-C / SIGTERM stop it between puzzles: the lines written are a prefix of the full output,
 //! each one whole.
 
+use std::collections::VecDeque;
 use std::io::{BufWriter, Write};
 use std::ops::RangeInclusive;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -65,8 +68,7 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
 const CHUNK: u64 = 256;
 
 /// The most puzzles made per parallel chunk: chunks grow up to this while each takes less
-/// than [`QUICK_CHUNK`]. Every chunk ends with the threads waiting for its slowest puzzle and
-/// for the writing, so quick puzzles are made in fewer, larger chunks.
+/// than [`QUICK_CHUNK`], quick puzzles being made in fewer, larger chunks.
 const MAX_CHUNK: u64 = 4096;
 
 /// A chunk made in less time than this is followed by one twice as large (up to
@@ -172,118 +174,154 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     // whole lines are written; the second exits at once.
     let stop = stop_on_signal(args.output.output.as_deref());
     let stopped = || stop.is_some_and(Stop::is_set);
-    // The next index to write, and the puzzles written. With --around an index may give a
-    // repeat, which is not written: indices go on until the count is written.
-    let mut next = indices.start;
+    // The puzzles written. With --around an index may give a repeat, which is not written:
+    // indices go on until the count is written.
     let wanted = indices.end - indices.start;
     let mut written = 0;
     let mut seen: std::collections::HashSet<String> =
         seeds.iter().flatten().map(Grid::to_string).collect();
     let mut repeats = 0;
-    let mut chunk = CHUNK;
-    'chunks: while written < wanted && !stopped() {
-        let end = match seeds {
-            Some(_) => next + AROUND_CHUNK.min(wanted - written),
-            None => (next + chunk).min(indices.end),
-        };
-        let make = Make {
-            seed,
-            solved,
-            spec: &spec,
-            band: args
-                .er
-                .any()
-                .then(|| args.er.min_er.unwrap_or(0)..=args.er.max_er.unwrap_or(u16::MAX)),
-            rating: args.rating.options(),
-            stop,
-            seeds: seeds.as_deref(),
-        };
-        let chunk_started = Instant::now();
-        let made = make_chunk(&pool, next..end, &make);
-        chunk = if chunk_started.elapsed() < QUICK_CHUNK {
-            (2 * chunk).min(MAX_CHUNK)
-        } else {
-            (chunk / 2).max(CHUNK)
-        };
-        for (i, made) in (next..).zip(made) {
-            let line = match made {
-                Made::Line(line) => line,
-                // Indices after a stop may be made, but only the whole prefix is written.
-                Made::Stopped => break 'chunks,
-                Made::NoFit => {
-                    if let Some(file) = &mut out.file {
-                        file.flush().map_err(write_err(&name))?;
-                    }
-                    bar.finish();
-                    let bounds = match (args.min_clues, args.max_clues) {
-                        (Some(min), Some(max)) => format!("{min} to {max}"),
-                        (Some(min), None) => format!("at least {min}"),
-                        (None, _) => format!("at most {}", spec.max_clues),
-                    };
-                    if seeds.is_some() {
+    let make = Make {
+        seed,
+        solved,
+        spec: &spec,
+        band: args
+            .er
+            .any()
+            .then(|| args.er.min_er.unwrap_or(0)..=args.er.max_er.unwrap_or(u16::MAX)),
+        rating: args.rating.options(),
+        stop,
+        seeds: seeds.as_deref(),
+        ended: AtomicBool::new(false),
+    };
+    // The next chunk is made while this one is written, so that the threads do not all wait
+    // at each chunk's end for its slowest puzzle and for the writing. Not with --around, whose
+    // indices go on only as far as the puzzles written need.
+    let ahead = if seeds.is_some() { 1 } else { 2 };
+    let ended = pool.in_place_scope(|scope| {
+        // However this ends, the chunks still being made are not needed: their puzzles not
+        // started are skipped.
+        let _skip = SetOnDrop(&make.ended);
+        let mut chunk = CHUNK;
+        // The chunks being made, in order: each one's first index and where it will come.
+        let mut making = VecDeque::new();
+        // The first index not yet handed to the pool.
+        let mut queued = indices.start;
+        let mut since = Instant::now();
+        'chunks: loop {
+            while making.len() < ahead && written < wanted && !stopped() {
+                let end = match seeds {
+                    Some(_) => queued + AROUND_CHUNK.min(wanted - written),
+                    None => (queued + chunk).min(indices.end),
+                };
+                if end <= queued {
+                    break;
+                }
+                let (tx, rx) = mpsc::sync_channel(1);
+                let make = &make;
+                let pool = &pool;
+                scope.spawn(move |_| {
+                    // The receiver is gone only when the run ended early.
+                    let _ = tx.send(make_chunk(pool, queued..end, make));
+                });
+                making.push_back((queued, rx));
+                queued = end;
+            }
+            let Some((first, made)) = making.pop_front() else {
+                break Ok(None);
+            };
+            let Ok(made) = made.recv() else {
+                break Err(RunError::Threads("a generating thread panicked".into()));
+            };
+            chunk = if since.elapsed() < QUICK_CHUNK {
+                (2 * chunk).min(MAX_CHUNK)
+            } else {
+                (chunk / 2).max(CHUNK)
+            };
+            since = Instant::now();
+            for (i, made) in (first..).zip(made) {
+                let line = match made {
+                    Made::Line(line) => line,
+                    // Indices after a stop may be made, but only the whole prefix is written.
+                    Made::Stopped => break 'chunks Ok(None),
+                    Made::NoFit => {
+                        if let Some(file) = &mut out.file {
+                            file.flush().map_err(write_err(&name))?;
+                        }
+                        bar.finish();
+                        let bounds = match (args.min_clues, args.max_clues) {
+                            (Some(min), Some(max)) => format!("{min} to {max}"),
+                            (Some(min), None) => format!("at least {min}"),
+                            (None, _) => format!("at most {}", spec.max_clues),
+                        };
+                        if seeds.is_some() {
+                            eprintln!(
+                                "sudoku-batch: error: puzzle {}: none of {} neighbours tried was \
+                                 rated in the band; widen --min-er/--max-er or raise --attempts",
+                                written + 1,
+                                spec.attempts,
+                            );
+                            break 'chunks Ok(Some(Exit::Error));
+                        }
+                        let wanted = if args.er.any() {
+                            let er = |r: Option<u16>, or: &str| r.map_or(or.into(), tenths);
+                            format!(
+                                "an ER from {} to {}",
+                                er(args.er.min_er, "1.0"),
+                                er(args.er.max_er, "the top")
+                            )
+                        } else {
+                            String::new()
+                        };
+                        let (wanted, options) =
+                            match (&wanted[..], args.min_clues.or(args.max_clues)) {
+                                ("", _) => (format!("{bounds} clues"), "--min-clues/--max-clues"),
+                                (er, None) => (er.to_string(), "--min-er/--max-er"),
+                                (er, Some(_)) => {
+                                    (format!("{bounds} clues and {er}"), "the clue or ER bounds")
+                                }
+                            };
                         eprintln!(
-                            "sudoku-batch: error: puzzle {}: none of {} neighbours tried was \
-                             rated in the band; widen --min-er/--max-er or raise --attempts",
-                            written + 1,
+                            "sudoku-batch: error: puzzle {}: no draw in {} attempts had {wanted}; \
+                             widen {options} or raise --attempts",
+                            i + 1,
                             spec.attempts,
                         );
-                        return Ok(Exit::Error);
+                        break 'chunks Ok(Some(Exit::Error));
                     }
-                    let wanted = if args.er.any() {
-                        let er = |r: Option<u16>, or: &str| r.map_or(or.into(), tenths);
-                        format!(
-                            "an ER from {} to {}",
-                            er(args.er.min_er, "1.0"),
-                            er(args.er.max_er, "the top")
-                        )
-                    } else {
-                        String::new()
-                    };
-                    let (wanted, options) = match (&wanted[..], args.min_clues.or(args.max_clues)) {
-                        ("", _) => (format!("{bounds} clues"), "--min-clues/--max-clues"),
-                        (er, None) => (er.to_string(), "--min-er/--max-er"),
-                        (er, Some(_)) => {
-                            (format!("{bounds} clues and {er}"), "the clue or ER bounds")
-                        }
-                    };
-                    eprintln!(
-                        "sudoku-batch: error: puzzle {}: no draw in {} attempts had {wanted}; \
-                         widen {options} or raise --attempts",
-                        i + 1,
-                        spec.attempts,
-                    );
-                    return Ok(Exit::Error);
+                };
+                if seeds.is_some() && !seen.insert(line.clone()) {
+                    repeats += 1;
+                    if repeats >= REPEATS {
+                        out.get()?.flush().map_err(write_err(&name))?;
+                        bar.finish();
+                        eprintln!(
+                            "sudoku-batch: error: after {written} new puzzles, the last {REPEATS} \
+                             neighbours found were all seeds or puzzles written before; add seeds \
+                             or widen --min-er/--max-er"
+                        );
+                        break 'chunks Ok(Some(Exit::Error));
+                    }
+                    continue;
                 }
-            };
-            next = i + 1;
-            if seeds.is_some() && !seen.insert(line.clone()) {
-                repeats += 1;
-                if repeats >= REPEATS {
-                    out.get()?.flush().map_err(write_err(&name))?;
-                    bar.finish();
-                    eprintln!(
-                        "sudoku-batch: error: after {written} new puzzles, the last {REPEATS} \
-                         neighbours found were all seeds or puzzles written before; add seeds \
-                         or widen --min-er/--max-er"
-                    );
-                    return Ok(Exit::Error);
+                repeats = 0;
+                writeln!(out.get()?, "{line}").map_err(write_err(&name))?;
+                written += 1;
+                if written == wanted {
+                    break;
                 }
-                continue;
             }
-            repeats = 0;
-            writeln!(out.get()?, "{line}").map_err(write_err(&name))?;
-            written += 1;
-            if written == wanted {
-                break;
-            }
+            out.get()?.flush().map_err(write_err(&name))?;
+            bar.update(&Progress {
+                records: written,
+                bytes_read: written,
+                bytes_total: Some(indices.end - indices.start),
+                elapsed: started.elapsed(),
+            });
         }
-        out.get()?.flush().map_err(write_err(&name))?;
-        bar.update(&Progress {
-            records: written,
-            bytes_read: written,
-            bytes_total: Some(indices.end - indices.start),
-            elapsed: started.elapsed(),
-        });
+    });
+    if let Some(exit) = ended? {
+        return Ok(exit);
     }
     out.get()?.flush().map_err(write_err(&name))?;
     bar.finish();
@@ -343,6 +381,15 @@ fn refuse_other_formats(output: &Output) -> Result<(), RunError> {
     }
 }
 
+/// Sets its flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// What every puzzle of a run is made to.
 struct Make<'a> {
     seed: u64,
@@ -354,12 +401,15 @@ struct Make<'a> {
     stop: Option<Stop>,
     /// The puzzles to search around (--around), if any.
     seeds: Option<&'a [Grid]>,
+    /// Set when the run ends before the chunks being made are written: their puzzles not yet
+    /// started are skipped as [`Made::Stopped`].
+    ended: AtomicBool,
 }
 
 /// Makes the puzzles of `indices` in parallel, in order. Once `stop` is set, indices not yet
 /// started are skipped as [`Made::Stopped`].
 fn make_chunk(pool: &rayon::ThreadPool, indices: std::ops::Range<u64>, make: &Make) -> Vec<Made> {
-    let stopped = || make.stop.is_some_and(Stop::is_set);
+    let stopped = || make.stop.is_some_and(Stop::is_set) || make.ended.load(Ordering::Relaxed);
     pool.install(|| {
         indices
             .into_par_iter()
