@@ -7,10 +7,8 @@
 //! workers which classes need no more searching ([`known`]). [`Against`] (the `against`
 //! module) holds the puzzles of other corpora that no record may repeat (`--against`).
 
-use std::collections::HashMap;
 use std::fmt::{self, Write};
 
-use crate::grid::Grid;
 use crate::isomorph::canon::{canonical, key};
 use crate::isomorph::key_table::KeyTable;
 use crate::logic::Bounded;
@@ -157,11 +155,12 @@ impl Place {
     }
 }
 
-/// The puzzles seen, by how they are compared: exact ones whole, isomorph classes by the
-/// 128-bit [`key`] of their canonical form, in a [`KeyTable`] (16 bytes an entry).
+/// The puzzles seen, by how they are compared, each kept as the 128-bit [`key`] of its clues
+/// (exact) or of its canonical form (isomorph classes) in a [`KeyTable`] (16 bytes an entry,
+/// 104 bits of the key: a false match is as unlikely one way as the other).
 #[derive(Debug)]
 enum Seen {
-    Exact(HashMap<Grid, Place>),
+    Exact(KeyTable),
     Isomorph(KeyTable),
 }
 
@@ -224,7 +223,7 @@ impl Checker {
     /// A checker for the options that are checked in the writer.
     pub fn new(duplicates: bool, min_clues: Option<usize>) -> Checker {
         Checker {
-            seen: duplicates.then(|| Seen::Exact(HashMap::new())),
+            seen: duplicates.then(|| Seen::Exact(KeyTable::new())),
             min_clues,
             ..Checker::default()
         }
@@ -236,7 +235,7 @@ impl Checker {
     pub fn with_duplicates(self, compare: Option<Compare>) -> Checker {
         Checker {
             seen: compare.map(|c| match c {
-                Compare::Exact => Seen::Exact(HashMap::new()),
+                Compare::Exact => Seen::Exact(KeyTable::new()),
                 Compare::Isomorph => Seen::Isomorph(KeyTable::new()),
             }),
             ..self
@@ -331,7 +330,11 @@ impl Checker {
         let here = Place::new(row.record.file, row.record.line);
         let tag = if self.copy { known::tag(row) } else { 0 };
         let (compare, first, tag) = match self.seen.as_mut()? {
-            Seen::Exact(seen) => (Compare::Exact, *seen.entry(*puzzle).or_insert(here), 0),
+            Seen::Exact(seen) => {
+                let (file, line) =
+                    seen.first_or_insert(key(puzzle), row.record.file, row.record.line);
+                (Compare::Exact, Place::new(file, line), 0)
+            }
             Seen::Isomorph(seen) => {
                 // A class the worker found in the table has its first member's place there
                 // already (only this checker adds, in input order).

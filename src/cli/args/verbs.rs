@@ -182,9 +182,10 @@ pub struct ValidateArgs {
     /// A puzzle equal to an earlier one (same clues; blanks may be written differently) fails
     /// with `duplicate of line N` (`of FILE line N` with several inputs); with --isomorphs,
     /// an isomorph of an earlier one fails with `isomorph of line N`. Memory grows with the
-    /// corpus: every distinct puzzle is kept, 150 to 300 bytes each as the table grows (590 MiB
-    /// of peak memory for 2,000,000 distinct puzzles; with --isomorphs, each class as a key,
-    /// see there). With --shard, only duplicates within the part are found.
+    /// corpus: every distinct puzzle is kept as a hash of its clues with its line, as
+    /// --isomorphs keeps classes (20 to 25 bytes each, see there; two different puzzles agree
+    /// on the hash with a probability below 2^-102). With --shard, only duplicates within the
+    /// part are found.
     #[arg(long)]
     pub duplicates: bool,
 
