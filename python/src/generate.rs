@@ -1,4 +1,5 @@
-//! `generate`: new puzzles as `sudoku-batch generate` makes them, into a pyarrow array.
+//! `generate`: new puzzles as `sudoku-batch generate` makes them, into a pyarrow array; and
+//! `generate_around`: new puzzles next to given ones, as `generate --around` finds them.
 //!
 //! Puzzle `i` of a seed comes from the library's [`puzzle_rng`] and the command line's pair of
 //! solvers, so a seed gives the command line's puzzles whatever the thread count (a test
@@ -10,13 +11,16 @@ use arrow_data::ArrayData;
 use arrow_pyarrow::PyArrowType;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::collections::HashSet;
+
 use sudoku_batch::generate::{
-    MIN_UNIQUE_CLUES, Spec, Symmetry, puzzle, puzzle_rng, random_solution, rated_puzzle,
+    MIN_UNIQUE_CLUES, Spec, Symmetry, puzzle, puzzle_rng, random_solution, rated_around,
+    rated_puzzle,
 };
 use sudoku_batch::grid::{CELLS, Grid};
 use sudoku_batch::logic::{Budget, Grader};
 use sudoku_batch::pipeline::grade::tenths;
-use sudoku_batch::solver::Strategy;
+use sudoku_batch::solver::{Limits, Strategy};
 
 use crate::grade::ruleset;
 use crate::parallel;
@@ -179,6 +183,139 @@ pub fn generate(
             Ok(())
         },
     )?;
+    let lines: StringArray = lines.finish();
+    Ok(PyArrowType(lines.into_data()))
+}
+
+/// Neighbours made per round with `around`: each takes long, so each worker takes one at a
+/// time; rounds end where the count is reached (the command line's chunks with --around).
+const AROUND_CHUNK: usize = 16;
+
+/// Neighbours found in a row that repeat a seed or an earlier puzzle, after which the call
+/// gives up (the neighbourhood is spent), as the command line does.
+const REPEATS: u64 = 1000;
+
+/// The seed puzzles of `around`, each with exactly one solution, or why one is not.
+fn seeds(around: &[String]) -> PyResult<Vec<Grid>> {
+    let mut solver = Strategy::default().solver();
+    let mut seeds = Vec::with_capacity(around.len());
+    for (i, text) in around.iter().enumerate() {
+        let at = |what: String| PyValueError::new_err(format!("around[{i}]: {what}"));
+        let grid: Grid = text
+            .trim()
+            .parse()
+            .map_err(|e| at(format!("not a puzzle: {e}")))?;
+        match solver.solve(&grid, Limits::count_to(2)).solutions {
+            1 => seeds.push(grid),
+            0 => return Err(at("the puzzle has no solution".into())),
+            _ => return Err(at("the puzzle has more than one solution".into())),
+        }
+    }
+    if seeds.is_empty() {
+        return Err(PyValueError::new_err("around: no puzzle to search around"));
+    }
+    Ok(seeds)
+}
+
+/// `count` new puzzles next to the puzzles of `around`, rated in `band` (ER in tenths, both
+/// ends included), as `sudoku-batch generate --around` finds them: the same puzzles for a seed.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn generate_around(
+    py: Python<'_>,
+    count: usize,
+    seed: u64,
+    around: Vec<String>,
+    band: (u16, u16),
+    ruleset: &str,
+    max_time_ms: Option<u64>,
+    attempts: u64,
+    threads: usize,
+) -> PyResult<PyArrowType<ArrayData>> {
+    if count > MAX_COUNT {
+        return Err(PyValueError::new_err(format!(
+            "count={count}: at most {} puzzles in one call",
+            sudoku_batch::words::thousands(MAX_COUNT as u64)
+        )));
+    }
+    let (min, max) = band;
+    if min > max {
+        return Err(PyValueError::new_err(format!(
+            "min_er={} is more than max_er={}",
+            tenths(min),
+            tenths(max)
+        )));
+    }
+    let seeds = seeds(&around)?;
+    let ruleset = self::ruleset(ruleset)?;
+    let max_time = max_time_ms.map(std::time::Duration::from_millis);
+    // Seeds and the puzzles made so far: a neighbour repeating one is passed over.
+    let mut seen: HashSet<Grid> = seeds.iter().copied().collect();
+    let mut lines = StringBuilder::with_capacity(count.min(RESERVE), count.min(RESERVE) * CELLS);
+    let (mut next, mut repeats) = (0u64, 0u64);
+    while lines.len() < count {
+        let round = AROUND_CHUNK.min(count - lines.len());
+        let mut made: Vec<Option<Grid>> = Vec::with_capacity(round);
+        parallel::run_chunked(
+            py,
+            threads,
+            round,
+            1,
+            || (Strategy::default().solver(), Grader::with_ruleset(ruleset)),
+            |(counter, grader), range, stop| {
+                let budget = || Budget {
+                    deadline: max_time.map(|t| std::time::Instant::now() + t),
+                    stop: Some(stop.flag()),
+                };
+                range
+                    .map(|i| {
+                        let mut rng = puzzle_rng(seed, next + i as u64);
+                        rated_around(
+                            &mut rng,
+                            &seeds,
+                            min..=max,
+                            attempts,
+                            &mut **counter,
+                            grader,
+                            &budget,
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            },
+            |out| {
+                made.extend(out);
+                Ok(())
+            },
+        )?;
+        next += round as u64;
+        for grid in made {
+            let Some(grid) = grid else {
+                return Err(PyValueError::new_err(format!(
+                    "puzzle {}: none of {attempts} neighbours tried was rated in the band; \
+                     widen min_er/max_er or raise attempts",
+                    lines.len() + 1
+                )));
+            };
+            if !seen.insert(grid) {
+                repeats += 1;
+                if repeats >= REPEATS {
+                    return Err(PyValueError::new_err(format!(
+                        "after {} new puzzles, the last {REPEATS} neighbours found were all \
+                         seeds or puzzles made before; add seeds or widen min_er/max_er",
+                        lines.len()
+                    )));
+                }
+                continue;
+            }
+            repeats = 0;
+            let mut line = [0u8; CELLS];
+            grid.write_line(&mut line);
+            lines.append_value(std::str::from_utf8(&line).expect("a grid's line is ASCII"));
+            if lines.len() == count {
+                break;
+            }
+        }
+    }
     let lines: StringArray = lines.finish();
     Ok(PyArrowType(lines.into_data()))
 }

@@ -56,6 +56,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(grade::grade, m)?)?;
     m.add_function(wrap_pyfunction!(canon::canon, m)?)?;
     m.add_function(wrap_pyfunction!(generate::generate, m)?)?;
+    m.add_function(wrap_pyfunction!(generate::generate_around, m)?)?;
     m.add_function(wrap_pyfunction!(augment::augment, m)?)?;
     m.add_function(wrap_pyfunction!(max_threads_py, m)?)?;
     m.add_function(wrap_pyfunction!(solvers, m)?)?;

@@ -50,6 +50,23 @@ pub fn run<S, T>(
     len: usize,
     state: impl Fn() -> S + Sync,
     work: impl Fn(&mut S, Range<usize>, Stop) -> T + Sync,
+    consume: impl FnMut(T) -> PyResult<()> + Send,
+) -> PyResult<()>
+where
+    T: Send,
+{
+    run_chunked(py, threads, len, MIN_CHUNK, state, work, consume)
+}
+
+/// [`run`] with chunks of at least `min_chunk` indices (but for the last): 1 for work whose
+/// every index takes long.
+pub fn run_chunked<S, T>(
+    py: Python<'_>,
+    threads: usize,
+    len: usize,
+    min_chunk: usize,
+    state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, Range<usize>, Stop) -> T + Sync,
     mut consume: impl FnMut(T) -> PyResult<()> + Send,
 ) -> PyResult<()>
 where
@@ -70,7 +87,7 @@ where
                 // below never waits for a chunk that no worker will send.
                 let _done = Done(&tx);
                 let mut state = state();
-                while let Some(range) = take(&next, len, workers) {
+                while let Some(range) = take(&next, len, workers, min_chunk) {
                     if stop.is_set() {
                         break;
                     }
@@ -141,12 +158,14 @@ impl<T> Drop for Done<'_, T> {
 }
 
 /// The next chunk of `0..len`, from `next` on: half of each worker's share of what is left,
-/// between [`MIN_CHUNK`] and [`CHUNK`] records; `None` when nothing is left.
-fn take(next: &AtomicUsize, len: usize, workers: usize) -> Option<Range<usize>> {
+/// between `min_chunk` and [`CHUNK`] records; `None` when nothing is left.
+fn take(next: &AtomicUsize, len: usize, workers: usize, min_chunk: usize) -> Option<Range<usize>> {
     let mut start = next.load(Ordering::Relaxed);
     loop {
         let left = len.checked_sub(start).filter(|&n| n > 0)?;
-        let size = (left / (workers * 2)).clamp(MIN_CHUNK, CHUNK).min(left);
+        let size = (left / (workers * 2))
+            .clamp(min_chunk.max(1), CHUNK)
+            .min(left);
         match next.compare_exchange_weak(start, start + size, Ordering::Relaxed, Ordering::Relaxed)
         {
             Ok(_) => return Some(start..start + size),

@@ -370,6 +370,7 @@ def generate(
     attempts: int = 1000,
     solved: bool = False,
     threads: Optional[int] = None,
+    around: Any = None,
 ) -> pa.StringArray:
     """Makes new puzzles as ``sudoku-batch generate`` does: minimal, exactly one solution.
 
@@ -395,16 +396,43 @@ def generate(
         attempts: draws per puzzle for the clue and ER bounds.
         solved: complete solution grids instead of puzzles.
         threads: worker threads; ``None`` (or 0) for one per CPU this process may use.
+        around: seed puzzles (a list of str, or a pyarrow string array), each with exactly one
+            solution, to find new puzzles next to instead of drawing fresh ones, as
+            ``sudoku-batch generate --around``: each new puzzle is a close neighbour of a seed
+            drawn at random (a clue or two moved, then made minimal), rated in the band, up to
+            ``attempts`` neighbours tried per puzzle; never a seed or a repeat. Needs
+            ``min_er``; no symmetry, clue bounds or ``solved``.
 
     Returns:
         The puzzles as a ``pyarrow.StringArray``, 81 characters each, ``.`` for a blank
         (``.to_pylist()`` for a list of str); it can go straight to :func:`solve`.
 
     Raises:
-        ValueError: an option is out of range, or no draw met the clue bounds within
-            ``attempts`` (the message names the puzzle).
+        ValueError: an option is out of range, a seed of ``around`` is not a puzzle with one
+            solution, or no draw (no neighbour) met the bounds within ``attempts`` (the message
+            names the puzzle).
     """
     bounds = (min_clues, max_clues, min_er, max_er)
+    if around is not None:
+        if solved or symmetry != "none" or min_clues is not None or max_clues is not None:
+            raise ValueError("around: give no symmetry, clue bounds or solved=True")
+        if min_er is None:
+            raise ValueError("around needs min_er: the band its new puzzles are rated in")
+        seeds = around.to_pylist() if hasattr(around, "to_pylist") else list(around)
+        if not all(isinstance(p, str) for p in seeds):
+            raise TypeError("around: give the seed puzzles as str, 81 characters each")
+        band = _er_band(min_er, max_er)
+        assert band is not None
+        return _native.generate_around(
+            _count(count, "count"),
+            secrets.randbits(64) if seed is None else _count(seed, "seed"),
+            seeds,
+            band,
+            _ruleset(ruleset),
+            _optional_count(max_time_ms, "max_time_ms", minimum=1),
+            _count(attempts, "attempts", minimum=1),
+            _threads(threads),
+        )
     if solved and (symmetry != "none" or any(b is not None for b in bounds)):
         raise ValueError("solved=True makes complete grids: give no symmetry, clue or ER bounds")
     return _native.generate(

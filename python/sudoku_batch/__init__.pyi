@@ -88,6 +88,7 @@ def generate(
     attempts: int = 1000,
     solved: bool = False,
     threads: Optional[int] = None,
+    around: Optional[Puzzles] = None,
 ) -> pa.StringArray: ...
 def read_results(path: Union[str, os.PathLike[str]]) -> pa.Table: ...
 def augment(

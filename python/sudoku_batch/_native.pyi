@@ -62,6 +62,16 @@ def generate(
     solved: bool,
     threads: int,
 ) -> pa.StringArray: ...
+def generate_around(
+    count: int,
+    seed: int,
+    around: List[str],
+    band: Tuple[int, int],
+    ruleset: str,
+    max_time_ms: Optional[int],
+    attempts: int,
+    threads: int,
+) -> pa.StringArray: ...
 def augment(
     puzzles: Any,
     copies: int,

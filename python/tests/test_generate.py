@@ -94,3 +94,35 @@ def test_a_count_too_large_for_one_array_is_refused_up_front():
         with pytest.raises(ValueError, match="at most 26,512,143 puzzles"):
             sudoku_batch.generate(count, seed=1)
     assert len(sudoku_batch.generate(3, seed=1)) == 3
+
+
+def test_around_gives_the_command_lines_neighbours(tmp_path):
+    seeds = [
+        "7.8...3.....2.1...5.........4.....263...8......6....9..9.6.........7.5.......41..",
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+    ]
+    file = tmp_path / "seeds.txt"
+    file.write_text("\n".join(seeds) + "\n")
+    got = sudoku_batch.generate(12, seed=5, around=seeds, min_er=2.0, threads=2).to_pylist()
+    flags = ["--min-er", "2.0", "--around", str(file), "-qq"]
+    assert got == run_cli(["generate", "-n", "12", "--seed", "5", *flags], ok=(0,)).splitlines()
+    assert len(set(got)) == 12 and not set(got) & set(seeds)
+    assert sudoku_batch.validate(got, minimal=True).num_rows == 0
+    ratings = sudoku_batch.grade(got).column("er").to_pylist()
+    assert all(er >= 2.0 for er in ratings), ratings
+    again = sudoku_batch.generate(5, seed=5, around=pa.array(seeds), min_er=2.0, threads=1)
+    assert again.to_pylist() == got[:5]
+
+
+def test_around_refuses_bad_seeds_and_options():
+    unique = "7.8...3.....2.1...5.........4.....263...8......6....9..9.6.........7.5.......41.."
+    with pytest.raises(ValueError, match=r"around\[1\]: the puzzle has more than one solution"):
+        sudoku_batch.generate(1, around=[unique, "." * 81], min_er=2.0)
+    with pytest.raises(ValueError, match=r"around\[0\]: not a puzzle"):
+        sudoku_batch.generate(1, around=["12"], min_er=2.0)
+    with pytest.raises(ValueError, match="no puzzle to search around"):
+        sudoku_batch.generate(1, around=[], min_er=2.0)
+    with pytest.raises(ValueError, match="needs min_er"):
+        sudoku_batch.generate(1, around=[unique])
+    with pytest.raises(ValueError, match="no symmetry"):
+        sudoku_batch.generate(1, around=[unique], min_er=2.0, min_clues=20)
