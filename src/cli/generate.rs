@@ -200,15 +200,19 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     let ahead = if seeds.is_some() { 1 } else { 2 };
     let ended = pool.in_place_scope(|scope| {
         // However this ends, the chunks still being made are not needed: their puzzles not
-        // started are skipped.
-        let _skip = SetOnDrop(&make.ended);
+        // started are skipped, and when it ends early (an error), those started stop too.
+        let mut end = EndGuard {
+            ended: &make.ended,
+            stop,
+            early: true,
+        };
         let mut chunk = CHUNK;
         // The chunks being made, in order: each one's first index and where it will come.
         let mut making = VecDeque::new();
         // The first index not yet handed to the pool.
         let mut queued = indices.start;
         let mut since = Instant::now();
-        'chunks: loop {
+        let ended = 'chunks: loop {
             while making.len() < ahead && written < wanted && !stopped() {
                 let end = match seeds {
                     Some(_) => queued + AROUND_CHUNK.min(wanted - written),
@@ -318,7 +322,9 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                 bytes_total: Some(indices.end - indices.start),
                 elapsed: started.elapsed(),
             });
-        }
+        };
+        end.early = !matches!(ended, Ok(None));
+        ended
     });
     if let Some(exit) = ended? {
         return Ok(exit);
@@ -381,12 +387,20 @@ fn refuse_other_formats(output: &Output) -> Result<(), RunError> {
     }
 }
 
-/// Sets its flag when dropped.
-struct SetOnDrop<'a>(&'a AtomicBool);
+/// Ends the chunks still being made when the writing ends: sets `ended` when dropped, and
+/// `stop` too (as Ctrl-C would) when `early`, so that a puzzle being rated stops at once.
+struct EndGuard<'a> {
+    ended: &'a AtomicBool,
+    stop: Option<Stop>,
+    early: bool,
+}
 
-impl Drop for SetOnDrop<'_> {
+impl Drop for EndGuard<'_> {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.ended.store(true, Ordering::Relaxed);
+        if let (true, Some(stop)) = (self.early, self.stop) {
+            stop.set();
+        }
     }
 }
 
