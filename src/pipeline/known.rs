@@ -16,7 +16,8 @@
 //! found (a few thousand of the latest, [`KnownClasses::searched`]), so that the members that
 //! follow closely are not searched again. A status found that way is the class's whichever
 //! member was searched, as long as no guess budget can cut one member's search short and not
-//! another's: the worker remembers nothing under a budget.
+//! another's: the worker remembers nothing under a budget. It is used only for records after
+//! the one searched, so that the first member of a class in input order is always searched.
 
 use crate::isomorph::key_table::{Found, Known};
 use crate::solver::Outcome;
@@ -36,9 +37,16 @@ const RECENT_TAG: u32 = 125;
 #[derive(Debug, Clone)]
 pub struct KnownClasses {
     known: Known,
-    /// Keys with their tags (at [`RECENT_TAG`]) of the classes this worker searched, each in
-    /// the slot its low bits choose (0: empty); allocated at the first.
-    recent: Vec<u128>,
+    /// Keys with their tags (at [`RECENT_TAG`]) of the classes this worker searched, and
+    /// where the record searched was ([`position`]), each in the slot its key's low bits
+    /// choose (a key of 0 at position 0: empty); allocated at the first.
+    recent: Vec<(u128, u64)>,
+}
+
+/// Where a record is in input order: its input's index in the top 16 bits, its line below;
+/// `None` past what those bits hold.
+fn position(file: u32, line: u64) -> Option<u64> {
+    (file < 1 << 16 && line < 1 << 48).then(|| u64::from(file) << 48 | line)
 }
 
 /// What a worker knows of a record's class.
@@ -60,21 +68,22 @@ impl KnownClasses {
     }
 
     /// What is known of the class whose canonical form has `form_key`
-    /// ([`key`](crate::isomorph::canon::key)).
-    pub fn class(&self, form_key: u128) -> Class {
+    /// ([`key`](crate::isomorph::canon::key)), for the record at line `line` of input `file`.
+    pub fn class(&self, form_key: u128, file: u32, line: u64) -> Class {
         let found = self.known.find(form_key);
         let status = match found {
             Some(f) => status(f.tag()),
-            None => self.recent(form_key),
+            None => position(file, line).and_then(|here| self.recent(form_key, here)),
         };
         Class { found, status }
     }
 
-    /// The status this worker found for the class of `form_key`, if it remembers one.
-    fn recent(&self, form_key: u128) -> Option<Status> {
-        let kept = *self.recent.get(form_key as usize & (RECENT - 1))?;
+    /// The status this worker found for the class of `form_key` searching a record before
+    /// the one at `here`, if it remembers one.
+    fn recent(&self, form_key: u128, here: u64) -> Option<Status> {
+        let (kept, at) = *self.recent.get(form_key as usize & (RECENT - 1))?;
         let tag = (kept >> RECENT_TAG) as u8 & 3;
-        (kept & !(3 << RECENT_TAG) == form_key)
+        (kept & !(3 << RECENT_TAG) == form_key && at < here)
             .then(|| status(tag))
             .flatten()
     }
@@ -84,13 +93,17 @@ impl KnownClasses {
     /// member's search might end otherwise).
     pub fn searched(&mut self, form_key: u128, row: &Row, budget: bool) {
         let tag = tag(row);
+        let Some(at) = position(row.record.file, row.record.line) else {
+            return;
+        };
         if budget || tag == 0 {
             return;
         }
         if self.recent.is_empty() {
-            self.recent = vec![0; RECENT];
+            self.recent = vec![(0, 0); RECENT];
         }
-        self.recent[form_key as usize & (RECENT - 1)] = form_key | u128::from(tag) << RECENT_TAG;
+        self.recent[form_key as usize & (RECENT - 1)] =
+            (form_key | u128::from(tag) << RECENT_TAG, at);
     }
 }
 
@@ -232,7 +245,11 @@ mod tests {
                 }
             })
             .collect();
-        let record = |text: &str| row(text, Status::Unique).record;
+        let record = |text: &str, line: u64| {
+            let mut record = row(text, Status::Unique).record;
+            record.line = line;
+            record
+        };
         let table = KeyTable::new();
         for budget in [None, Some(1_000_000)] {
             let options = SolveOptions {
@@ -246,14 +263,17 @@ mod tests {
             };
             let mut worker =
                 Worker::new(&options).with_known(Some(KnownClasses::new(table.known())));
-            let first = worker.row(record(puzzle), &options);
+            let first = worker.row(record(puzzle, 5), &options);
             assert!(!first.copied && first.outcome.guesses > 0);
             // The table has not seen the class: without a budget the worker's own search
-            // is enough; with one, the isomorph is searched too.
-            let later = worker.row(record(&isomorph), &options);
+            // is enough for a later record; with one, the isomorph is searched too.
+            let later = worker.row(record(&isomorph, 6), &options);
             assert_eq!(later.status, Status::Unique);
             assert_eq!(later.copied, budget.is_none(), "budget {budget:?}");
             assert_eq!(later.class, None);
+            // A record before the one searched may be its class's first: it is searched.
+            let earlier = worker.row(record(&isomorph, 4), &options);
+            assert!(!earlier.copied && earlier.outcome.solution.is_some());
         }
     }
 

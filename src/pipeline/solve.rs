@@ -235,7 +235,7 @@ impl Worker {
             _ => None,
         };
         let class = match (&self.known, form) {
-            (Some(known), Some((_, form_key))) => known.class(form_key),
+            (Some(known), Some((_, form_key))) => known.class(form_key, record.file, record.line),
             _ => known::Class::default(),
         };
         if let Some(status) = class.status {
