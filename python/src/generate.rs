@@ -11,8 +11,7 @@ use arrow_data::ArrayData;
 use arrow_pyarrow::PyArrowType;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use std::collections::HashSet;
-
+use sudoku_batch::generate::around::{self, Neighbours, Offered};
 use sudoku_batch::generate::{
     MIN_UNIQUE_CLUES, Spec, Symmetry, puzzle, puzzle_rng, random_solution, rated_around,
     rated_puzzle,
@@ -20,7 +19,7 @@ use sudoku_batch::generate::{
 use sudoku_batch::grid::{CELLS, Grid};
 use sudoku_batch::logic::{Budget, Grader};
 use sudoku_batch::pipeline::grade::tenths;
-use sudoku_batch::solver::{Limits, Strategy};
+use sudoku_batch::solver::Strategy;
 
 use crate::grade::ruleset;
 use crate::parallel;
@@ -187,14 +186,6 @@ pub fn generate(
     Ok(PyArrowType(lines.into_data()))
 }
 
-/// Neighbours made per round with `around`: each takes long, so each worker takes one at a
-/// time; rounds end where the count is reached (the command line's chunks with --around).
-const AROUND_CHUNK: usize = 16;
-
-/// Neighbours found in a row that repeat a seed or an earlier puzzle, after which the call
-/// gives up (the neighbourhood is spent), as the command line does.
-const REPEATS: u64 = 1000;
-
 /// The seed puzzles of `around`, each with exactly one solution, or why one is not.
 fn seeds(around: &[String]) -> PyResult<Vec<Grid>> {
     let mut solver = Strategy::default().solver();
@@ -205,11 +196,10 @@ fn seeds(around: &[String]) -> PyResult<Vec<Grid>> {
             .trim()
             .parse()
             .map_err(|e| at(format!("not a puzzle: {e}")))?;
-        match solver.solve(&grid, Limits::count_to(2)).solutions {
-            1 => seeds.push(grid),
-            0 => return Err(at("the puzzle has no solution".into())),
-            _ => return Err(at("the puzzle has more than one solution".into())),
+        if let Some(problem) = around::seed_problem(&grid, &mut *solver) {
+            return Err(at(problem.into()));
         }
+        seeds.push(grid);
     }
     if seeds.is_empty() {
         return Err(PyValueError::new_err("around: no puzzle to search around"));
@@ -249,12 +239,11 @@ pub fn generate_around(
     let seeds = seeds(&around)?;
     let ruleset = self::ruleset(ruleset)?;
     let max_time = max_time_ms.map(std::time::Duration::from_millis);
-    // Seeds and the puzzles made so far: a neighbour repeating one is passed over.
-    let mut seen: HashSet<Grid> = seeds.iter().copied().collect();
+    let mut neighbours = Neighbours::new(&seeds);
     let mut lines = StringBuilder::with_capacity(count.min(RESERVE), count.min(RESERVE) * CELLS);
-    let (mut next, mut repeats) = (0u64, 0u64);
+    let mut next = 0u64;
     while lines.len() < count {
-        let round = AROUND_CHUNK.min(count - lines.len());
+        let round = around::ROUND.min(count - lines.len());
         let mut made: Vec<Option<Grid>> = Vec::with_capacity(round);
         parallel::run_chunked(
             py,
@@ -296,18 +285,18 @@ pub fn generate_around(
                     lines.len() + 1
                 )));
             };
-            if !seen.insert(grid) {
-                repeats += 1;
-                if repeats >= REPEATS {
+            match neighbours.offer(grid) {
+                Offered::New => {}
+                Offered::Repeat => continue,
+                Offered::Spent => {
                     return Err(PyValueError::new_err(format!(
-                        "after {} new puzzles, the last {REPEATS} neighbours found were all \
-                         seeds or puzzles made before; add seeds or widen min_er/max_er",
-                        lines.len()
+                        "after {} new puzzles, the last {} neighbours found were all seeds or \
+                         puzzles made before; add seeds or widen min_er/max_er",
+                        lines.len(),
+                        around::REPEATS
                     )));
                 }
-                continue;
             }
-            repeats = 0;
             let mut line = [0u8; CELLS];
             grid.write_line(&mut line);
             lines.append_value(std::str::from_utf8(&line).expect("a grid's line is ASCII"));

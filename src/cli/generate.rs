@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use super::progress::{self, Bar};
 use super::{Exit, stop_on_signal, to_stderr};
 use crate::cli::args::GenerateArgs;
+use sudoku_batch::generate::around::{self, Neighbours, Offered};
 use sudoku_batch::generate::{
     MIN_UNIQUE_CLUES, Spec, puzzle, puzzle_rng, random_solution, rated_around, rated_puzzle,
 };
@@ -24,7 +25,7 @@ use sudoku_batch::pipeline::grade::{GradeOptions, tenths};
 use sudoku_batch::pipeline::output::{Opened, Outputs, Plan, Read, write_err};
 use sudoku_batch::pipeline::read::Source;
 use sudoku_batch::pipeline::{Output, Progress, RunError, thread_pool};
-use sudoku_batch::solver::{Limits, Stop, Strategy};
+use sudoku_batch::solver::{Stop, Strategy};
 
 /// The puzzle spec the arguments ask for, or why it cannot be met.
 fn spec(args: &GenerateArgs) -> Result<Spec, String> {
@@ -76,13 +77,6 @@ const MAX_CHUNK: u64 = 4096;
 /// progress come at least about this often.
 const QUICK_CHUNK: std::time::Duration = std::time::Duration::from_millis(100);
 
-/// Puzzles made per parallel chunk with --around, where each takes long.
-const AROUND_CHUNK: u64 = 16;
-
-/// With --around, neighbours found in a row that repeat a seed or an earlier puzzle after which
-/// the run gives up (the neighbourhood is spent).
-const REPEATS: u64 = 1000;
-
 /// The seed puzzles of `--around FILE`: one a line, blank lines and `#` lines skipped, each
 /// with exactly one solution; anything else stops the run with the line and the reason.
 fn seeds(path: &std::path::Path) -> Result<Vec<Grid>, RunError> {
@@ -100,11 +94,10 @@ fn seeds(path: &std::path::Path) -> Result<Vec<Grid>, RunError> {
         }
         let at = |what: String| usage(format!("line {}: {what}", n + 1));
         let grid: Grid = line.parse().map_err(|e| at(format!("not a puzzle: {e}")))?;
-        match solver.solve(&grid, Limits::count_to(2)).solutions {
-            1 => seeds.push(grid),
-            0 => return Err(at("the puzzle has no solution".into())),
-            _ => return Err(at("the puzzle has more than one solution".into())),
+        if let Some(problem) = around::seed_problem(&grid, &mut *solver) {
+            return Err(at(problem.into()));
         }
+        seeds.push(grid);
     }
     if seeds.is_empty() {
         return Err(usage("holds no puzzle to search around".into()));
@@ -114,8 +107,8 @@ fn seeds(path: &std::path::Path) -> Result<Vec<Grid>, RunError> {
 
 /// What a worker made for one puzzle index.
 enum Made {
-    /// The puzzle (or grid), as its line without the newline.
-    Line(String),
+    /// The puzzle (or grid).
+    Puzzle(Grid),
     /// No draw met the clue bounds within the attempts.
     NoFit,
     /// A stop was asked for before this index was started.
@@ -178,9 +171,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     // indices go on until the count is written.
     let wanted = indices.end - indices.start;
     let mut written = 0;
-    let mut seen: std::collections::HashSet<String> =
-        seeds.iter().flatten().map(Grid::to_string).collect();
-    let mut repeats = 0;
+    let mut neighbours = seeds.as_deref().map(Neighbours::new);
     let make = Make {
         seed,
         solved,
@@ -215,7 +206,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
         let ended = 'chunks: loop {
             while making.len() < ahead && written < wanted && !stopped() {
                 let end = match seeds {
-                    Some(_) => queued + AROUND_CHUNK.min(wanted - written),
+                    Some(_) => queued + (around::ROUND as u64).min(wanted - written),
                     None => (queued + chunk).min(indices.end),
                 };
                 if end <= queued {
@@ -244,8 +235,8 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
             };
             since = Instant::now();
             for (i, made) in (first..).zip(made) {
-                let line = match made {
-                    Made::Line(line) => line,
+                let puzzle = match made {
+                    Made::Puzzle(puzzle) => puzzle,
                     // Indices after a stop may be made, but only the whole prefix is written.
                     Made::Stopped => break 'chunks Ok(None),
                     Made::NoFit => {
@@ -294,22 +285,22 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                         break 'chunks Ok(Some(Exit::Error));
                     }
                 };
-                if seeds.is_some() && !seen.insert(line.clone()) {
-                    repeats += 1;
-                    if repeats >= REPEATS {
+                match neighbours.as_mut().map(|n| n.offer(puzzle)) {
+                    None | Some(Offered::New) => {}
+                    Some(Offered::Repeat) => continue,
+                    Some(Offered::Spent) => {
                         out.get()?.flush().map_err(write_err(&name))?;
                         bar.finish();
                         eprintln!(
-                            "sudoku-batch: error: after {written} new puzzles, the last {REPEATS} \
+                            "sudoku-batch: error: after {written} new puzzles, the last {} \
                              neighbours found were all seeds or puzzles written before; add seeds \
-                             or widen --min-er/--max-er"
+                             or widen --min-er/--max-er",
+                            around::REPEATS
                         );
                         break 'chunks Ok(Some(Exit::Error));
                     }
-                    continue;
                 }
-                repeats = 0;
-                writeln!(out.get()?, "{line}").map_err(write_err(&name))?;
+                writeln!(out.get()?, "{puzzle}").map_err(write_err(&name))?;
                 written += 1;
                 if written == wanted {
                     break;
@@ -442,7 +433,7 @@ fn make_chunk(pool: &rayon::ThreadPool, indices: std::ops::Range<u64>, make: &Ma
                     }
                     let mut rng = puzzle_rng(make.seed, i);
                     if make.solved {
-                        return Made::Line(random_solution(&mut rng).to_string());
+                        return Made::Puzzle(random_solution(&mut rng));
                     }
                     let budget = || Budget {
                         deadline: make.rating.max_time.map(|t| Instant::now() + t),
@@ -470,7 +461,7 @@ fn make_chunk(pool: &rayon::ThreadPool, indices: std::ops::Range<u64>, make: &Ma
                         _ => puzzle(&mut rng, make.spec, &mut **counter),
                     };
                     match made {
-                        Some(p) => Made::Line(p.to_string()),
+                        Some(p) => Made::Puzzle(p),
                         None if stopped() => Made::Stopped,
                         None => Made::NoFit,
                     }

@@ -9,11 +9,12 @@
 //! This module makes solution grids and puzzles to a [`Spec`]; the `rng` module holds [`Rng`],
 //! `minimal` takes clues away ([`minimise`]), `symmetry` keeps a clue pattern symmetric, `mixed`
 //! makes the other kinds of record, `fill` finds a first solution and `search` looks for rated
-//! puzzles.
+//! puzzles; [`around`] holds the rules of a search next to given puzzles.
 
 use crate::grid::{CELLS, Grid, PEERS};
 use crate::solver::Solver;
 
+pub mod around;
 mod fill;
 mod minimal;
 mod mixed;
