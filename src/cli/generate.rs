@@ -244,44 +244,10 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
                             file.flush().map_err(write_err(&name))?;
                         }
                         bar.finish();
-                        let bounds = match (args.min_clues, args.max_clues) {
-                            (Some(min), Some(max)) => format!("{min} to {max}"),
-                            (Some(min), None) => format!("at least {min}"),
-                            (None, _) => format!("at most {}", spec.max_clues),
-                        };
-                        if seeds.is_some() {
-                            eprintln!(
-                                "sudoku-batch: error: puzzle {}: none of {} neighbours tried was \
-                                 rated in the band; widen --min-er/--max-er or raise --attempts",
-                                written + 1,
-                                spec.attempts,
-                            );
-                            break 'chunks Ok(Some(Exit::Error));
-                        }
-                        let wanted = if args.er.any() {
-                            let er = |r: Option<u16>, or: &str| r.map_or(or.into(), tenths);
-                            format!(
-                                "an ER from {} to {}",
-                                er(args.er.min_er, "1.0"),
-                                er(args.er.max_er, "the top")
-                            )
-                        } else {
-                            String::new()
-                        };
-                        let (wanted, options) =
-                            match (&wanted[..], args.min_clues.or(args.max_clues)) {
-                                ("", _) => (format!("{bounds} clues"), "--min-clues/--max-clues"),
-                                (er, None) => (er.to_string(), "--min-er/--max-er"),
-                                (er, Some(_)) => {
-                                    (format!("{bounds} clues and {er}"), "the clue or ER bounds")
-                                }
-                            };
-                        eprintln!(
-                            "sudoku-batch: error: puzzle {}: no draw in {} attempts had {wanted}; \
-                             widen {options} or raise --attempts",
-                            i + 1,
-                            spec.attempts,
-                        );
+                        // With --around, puzzles are counted as written; else by index.
+                        let n = if seeds.is_some() { written } else { i } + 1;
+                        let why = no_fit(&args, &spec, seeds.is_some());
+                        eprintln!("sudoku-batch: error: puzzle {n}: {why}");
                         break 'chunks Ok(Some(Exit::Error));
                     }
                 };
@@ -337,6 +303,43 @@ pub fn run(args: GenerateArgs) -> Result<Exit, RunError> {
     } else {
         Exit::Ok
     })
+}
+
+/// Why no puzzle was made: no draw (no neighbour, `around`) in the attempts fitted the bounds,
+/// and which options would help.
+fn no_fit(args: &GenerateArgs, spec: &Spec, around: bool) -> String {
+    if around {
+        return format!(
+            "none of {} neighbours tried was rated in the band; widen --min-er/--max-er or \
+             raise --attempts",
+            spec.attempts
+        );
+    }
+    let bounds = match (args.min_clues, args.max_clues) {
+        (Some(min), Some(max)) => format!("{min} to {max}"),
+        (Some(min), None) => format!("at least {min}"),
+        (None, _) => format!("at most {}", spec.max_clues),
+    };
+    let er = |r: Option<u16>, or: &str| r.map_or(or.into(), tenths);
+    let band = args.er.any().then(|| {
+        format!(
+            "an ER from {} to {}",
+            er(args.er.min_er, "1.0"),
+            er(args.er.max_er, "the top")
+        )
+    });
+    let (wanted, options) = match (band, args.min_clues.or(args.max_clues)) {
+        (None, _) => (format!("{bounds} clues"), "--min-clues/--max-clues"),
+        (Some(band), None) => (band, "--min-er/--max-er"),
+        (Some(band), Some(_)) => (
+            format!("{bounds} clues and {band}"),
+            "the clue or ER bounds",
+        ),
+    };
+    format!(
+        "no draw in {} attempts had {wanted}; widen {options} or raise --attempts",
+        spec.attempts
+    )
 }
 
 /// The output, emptied only once there is a line to write: a run that fails before (no draw
