@@ -249,13 +249,13 @@ impl State {
         // pair is found on it (the removal then changes nothing), never the reverse.
         let [_, _, three] = self.candidate_counts::<3>();
         // Rows. Only empty cells count, so that a digit placed in the unit has none there.
-        for b in 0..3 {
+        for (b, &three) in three.iter().enumerate() {
             let unsolved = self.unsolved[b];
             for row in [0x1FF, 0x1FF << 9, 0x1FF << 18] {
                 let cells: [u32; 9] =
                     std::array::from_fn(|e| self.cand[e * 3 + b] & unsolved & row);
                 for_pairs(&cells, |e, f, cells| {
-                    if cells & three[b] != 0 {
+                    if cells & three != 0 {
                         for g in (0..9).filter(|&g| g != e && g != f) {
                             self.restrict(g * 3 + b, !cells);
                         }
