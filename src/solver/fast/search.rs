@@ -79,9 +79,9 @@ impl FastSolver {
         on_solution: &mut dyn FnMut(&Grid),
     ) {
         let pairs = if self.thorough {
-            state.propagate::<true>()
+            state.propagate::<true, false>()
         } else {
-            state.propagate::<false>()
+            state.propagate::<false, true>()
         };
         let Some(pairs) = pairs else {
             // A settled puzzle whose search keeps failing is not the kind that gains from the
@@ -237,7 +237,7 @@ impl FastSolver {
         // anyway.
         let mut settled = false;
         if ok {
-            ok = state.propagate::<false>().is_some();
+            ok = state.propagate::<false, false>().is_some();
             let bands = if ok { state.settled_bands() } else { 0 };
             // A generator's question (a solution with a digit struck from a cell, of a puzzle
             // that is unique with that digit) is searched the lighter way too: such puzzles
@@ -255,7 +255,7 @@ impl FastSolver {
         // hidden pairs, which cut the search that follows; a band settled by them still makes
         // the puzzle a settled one.
         while ok && !settled {
-            ok = state.propagate::<true>().is_some();
+            ok = state.propagate::<true, false>().is_some();
             settled = state.band_key.contains(&NO_PICK);
             if !ok || state.is_solved() || settled || !state.hidden_pairs() {
                 break;

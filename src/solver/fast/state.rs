@@ -38,7 +38,7 @@ pub(super) struct State {
 pub(super) const BAND0_WORDS: u32 = 0x124_9249;
 
 /// The length of [`State::cand`]: 27 words and one of padding.
-const WORDS: usize = 28;
+pub(super) const WORDS: usize = 28;
 
 /// [`State::pick`] when there is no band configuration to branch on.
 pub(super) const NO_PICK: u32 = u32::MAX;
@@ -93,21 +93,22 @@ impl State {
         self.dirty |= ((new != old) as u32) << i;
     }
 
-    /// Removes the cells `cells[b]` of each band `b` from every digit's word, marking the
-    /// words that lose any dirty: seven 4-word vector operations instead of 27 scalar ones.
+    /// Removes the cells `cells[b]` of each band `b` from every digit's word but the cells
+    /// `own[i]` of word `i` (which it must hold: the digit placed there), marking the words
+    /// that lose any dirty: seven 4-word vector operations instead of 27 scalar ones.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    pub(super) fn clear(&mut self, cells: [u32; 3]) {
+    pub(super) fn clear(&mut self, cells: [u32; 3], own: &[u32; WORDS]) {
         use std::arch::x86_64::{
-            __m128i, _mm_and_si128, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_setr_epi32,
+            __m128i, _mm_and_si128, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_or_si128, _mm_setr_epi32,
             _mm_storeu_si128,
         };
         // Word i lies in band i % 3, so the keep masks repeat every three vectors.
         let [a, b, c] = cells.map(|x| !x as i32);
         // SAFETY: SSE2 is part of the x86_64 baseline, so its intrinsics are available. Each
         // `p` points to four consecutive u32 of `self.cand` (the slice checks the range): 16
-        // bytes, readable and writable through `&mut self`; the unaligned load and store
-        // need no alignment.
+        // bytes, readable and writable through `&mut self`; each `q` to four of `own`, read
+        // only; the unaligned loads and store need no alignment.
         let same = unsafe {
             let keep = [
                 _mm_setr_epi32(a, b, c, a),
@@ -117,8 +118,9 @@ impl State {
             // Per word, all ones where it kept every cell.
             let same: [__m128i; WORDS / 4] = std::array::from_fn(|k| {
                 let p = self.cand[4 * k..4 * k + 4].as_mut_ptr().cast::<__m128i>();
+                let q = own[4 * k..4 * k + 4].as_ptr().cast::<__m128i>();
                 let old = _mm_loadu_si128(p);
-                let new = _mm_and_si128(old, keep[k % 3]);
+                let new = _mm_or_si128(_mm_and_si128(old, keep[k % 3]), _mm_loadu_si128(q));
                 _mm_storeu_si128(p, new);
                 _mm_cmpeq_epi32(old, new)
             });
@@ -128,21 +130,21 @@ impl State {
         self.dirty |= !same & BAND;
     }
 
-    /// Removes the cells `cells[b]` of each band `b` from every digit's word, marking the
-    /// words that lose any dirty.
+    /// Removes the cells `cells[b]` of each band `b` from every digit's word but the cells
+    /// `own[i]` of word `i`, marking the words that lose any dirty.
     #[cfg(not(target_arch = "x86_64"))]
     #[inline(always)]
-    pub(super) fn clear(&mut self, cells: [u32; 3]) {
-        self.clear_scalar(cells);
+    pub(super) fn clear(&mut self, cells: [u32; 3], own: &[u32; WORDS]) {
+        self.clear_scalar(cells, own);
     }
 
     /// [`State::clear`] one word at a time: the portable path, and the reference the vector
     /// path is tested against.
     #[cfg(any(test, not(target_arch = "x86_64")))]
     #[inline(always)]
-    pub(super) fn clear_scalar(&mut self, cells: [u32; 3]) {
+    pub(super) fn clear_scalar(&mut self, cells: [u32; 3], own: &[u32; WORDS]) {
         for i in 0..27 {
-            self.restrict(i, !cells[i % 3]);
+            self.restrict(i, !(cells[i % 3] & !own[i]));
         }
     }
 
@@ -178,15 +180,17 @@ impl State {
 
     /// The update of digit `d`: keeps the cells that fit a row-to-box matching in every band,
     /// then those that fit a band-to-column matching in every stack, and repeats both until
-    /// the column pass shrinks no band; then places the digit on each row left with a single
-    /// cell. False when the digit no longer fits the grid. With `SINCE`, the words it changed
-    /// (and those that were dirty) are marked in [`State::since`].
+    /// the column pass shrinks no band; then, unless `DEFER`, places the digit on each row
+    /// left with a single cell. None when the digit no longer fits the grid, else the cells of
+    /// those rows with `DEFER` (the caller places them, see [`State::propagate`]) and zeros
+    /// without. With `SINCE`, the words it changed (and those that were dirty) are marked in
+    /// [`State::since`].
     ///
     /// The hot paths are branch-free where the outcome is data-dependent (does this word
     /// change, does this band gain a single): on the hard corpora a mispredicted branch costs
     /// more than the work it would skip, so bands that cannot change are computed anyway.
     #[inline(always)]
-    fn update<const SINCE: bool>(&mut self, d: usize) -> bool {
+    fn update<const SINCE: bool, const DEFER: bool>(&mut self, d: usize) -> Option<[u32; 3]> {
         let mut touched = self.dirty >> (d * 3) & 7;
         self.dirty &= !(7 << (d * 3));
         let mut w = [self.cand[d * 3], self.cand[d * 3 + 1], self.cand[d * 3 + 2]];
@@ -234,24 +238,27 @@ impl State {
             self.since |= touched << (d * 3);
         }
         if w.contains(&0) {
-            return false;
+            return None;
         }
         // Rows with a single cell left: the digit goes there. Only a changed word can have
         // gained one, but the test costs less than the mispredicted branch that would skip it.
         self.cand[d * 3..d * 3 + 3].copy_from_slice(&w);
         let new = row_singles(w, self.unsolved);
+        if DEFER {
+            return Some(new);
+        }
         if new[0] | new[1] | new[2] == 0 {
-            return true;
+            return Some([0; 3]);
         }
         // All three bands, as a test per band would mispredict: removing no cells is harmless.
         for (b, &new) in new.iter().enumerate() {
             self.unsolved[b] &= !new;
         }
-        self.clear(new);
+        self.clear(new, &[0; WORDS]);
         // Its own digit keeps the cells; its words are current, so not dirty.
         self.cand[d * 3..d * 3 + 3].copy_from_slice(&w);
         self.dirty &= !(7 << (d * 3));
-        true
+        Some([0; 3])
     }
 
     /// Runs band updates and naked singles until neither changes anything, then, with
@@ -261,22 +268,56 @@ impl State {
     /// returns the cells with exactly two candidates, per band, for [`State::branch_cell`]: its
     /// last round counted them for the naked singles (a third count, a few operations more),
     /// which saves the branch counting them again. With `MINIROWS` it returns zeros: the
-    /// branch, if on a cell, counts them itself.
+    /// branch, if on a cell, counts them itself. With `DEFER` (the search), the digits the
+    /// updates find alone in a row are placed once every dirty digit is updated; without it
+    /// (the root), as each update finds them.
     // Inlined by hand (as are the two rules it calls): with the root's calls in
     // `FastSolver::run` besides the search's, the compiler would otherwise move the rules out
     // of the search.
     #[inline(always)]
-    pub(super) fn propagate<const MINIROWS: bool>(&mut self) -> Option<[u32; 3]> {
+    pub(super) fn propagate<const MINIROWS: bool, const DEFER: bool>(
+        &mut self,
+    ) -> Option<[u32; 3]> {
+        // The cells where the updates of a round found a digit alone in a row (`found`, per
+        // band), and per word those of its own digit (`own`); `clash`, a cell found by two.
+        let mut own = [0u32; WORDS];
         loop {
+            let (mut found, mut clash) = ([0u32; 3], 0u32);
             while self.dirty != 0 {
                 // `dirty` has bits below 27 only; the `min` lets the compiler see that the
                 // digit's three words are in range, which saves a bounds check per update.
                 // A stray higher bit would never be cleared, so debug builds check for one.
                 debug_assert_eq!(self.dirty & !BAND, 0, "a dirty bit beyond the 27 words");
                 let d = (self.dirty.trailing_zeros() as usize / 3).min(8);
-                if !self.update::<MINIROWS>(d) {
-                    return None;
+                let new = self.update::<MINIROWS, DEFER>(d)?;
+                if DEFER {
+                    for b in 0..3 {
+                        clash |= found[b] & new[b];
+                        found[b] |= new[b];
+                    }
+                    own[d * 3..d * 3 + 3].copy_from_slice(&new);
                 }
+            }
+            // With `DEFER`, the digits found alone in their rows are placed together once every
+            // dirty digit is updated, rather than one digit at a time as each update finds
+            // them: an update then changes only its own digit's words, so the updates of a
+            // round do not wait on each other, and the test of whether one found anything (a
+            // branch the processor mispredicts about every other time) is made once per round.
+            // The updates read the other digits' words at a superset of what they would be,
+            // which only delays what they find to the next round. A digit updates once in a
+            // round (its words stay clean), so `own` holds this round's cells for every digit
+            // that found some. Updates made on words a placement then changes cost more
+            // elsewhere: only the light search gains (see the `fast` module documentation).
+            if DEFER && found != [0; 3] {
+                if clash != 0 {
+                    return None; // two digits alone in their rows on one cell
+                }
+                for (b, &new) in found.iter().enumerate() {
+                    self.unsolved[b] &= !new;
+                }
+                self.clear(found, &own);
+                own = [0; WORDS];
+                continue;
             }
             let mut placed = false;
             // Counted for the three bands before any is placed: a placement only removes
