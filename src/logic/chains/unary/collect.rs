@@ -7,6 +7,7 @@ use super::super::nested::{
     Fingerprint, NestedHint, cause_off, cause_on, hashmap_order, rule_parents, sort_and_dedup,
 };
 use super::super::{SortKey, cell_of, conjugate, digit_of, is_on, key};
+use super::sweep::Graph;
 use super::{NONE, Unary, on_to_off};
 use crate::logic::Budget;
 use crate::logic::bits::count16;
@@ -24,6 +25,9 @@ impl Unary {
         budget: &Budget,
     ) -> bool {
         out.clear();
+        // Set-wise sweeps tell, far sooner than the searches that record parents or keep
+        // paths, which sources close no cycle and reach no contradiction: most of them.
+        let graph = Graph::new(g);
         for (y, x) in [(false, true), (true, false), (true, true)] {
             self.links.start();
             let (rank, _, _) = Self::kind(y, x);
@@ -37,12 +41,22 @@ impl Unary {
                 }
                 for d in digits_of(g.cell[c]) {
                     let source = key(c, d, true);
-                    self.collect_cycles(base, g, source, y, x, rank, out);
+                    let (cycle_at, chain_at) = graph.sweep(g, source, y, x, &|_| true, &|_| x);
+                    if cycle_at.is_some() {
+                        self.collect_cycles(base, g, source, y, x, rank, out);
+                    }
                     if x {
-                        for s in [source, conjugate(source)] {
-                            if let Some(h) = self.collect_forcing(base, g, s, y, rank) {
-                                out.push(h);
-                            }
+                        if chain_at.is_some()
+                            && let Some(h) = self.collect_forcing(base, g, source, y, rank)
+                        {
+                            out.push(h);
+                        }
+                        let off = conjugate(source);
+                        let (_, off_at) = graph.sweep(g, off, y, true, &|_| false, &|_| true);
+                        if off_at.is_some()
+                            && let Some(h) = self.collect_forcing(base, g, off, y, rank)
+                        {
+                            out.push(h);
                         }
                     }
                 }
