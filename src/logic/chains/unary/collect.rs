@@ -7,7 +7,6 @@ use super::super::nested::{
     Fingerprint, NestedHint, cause_off, cause_on, hashmap_order, rule_parents, sort_and_dedup,
 };
 use super::super::{SortKey, cell_of, conjugate, digit_of, is_on, key};
-use super::sweep::Graph;
 use super::{NONE, Unary, on_to_off};
 use crate::logic::Budget;
 use crate::logic::bits::count16;
@@ -25,11 +24,12 @@ impl Unary {
         budget: &Budget,
     ) -> bool {
         out.clear();
-        // Set-wise sweeps tell, far sooner than the searches that record parents or keep
-        // paths, which sources close no cycle and reach no contradiction: most of them.
-        let graph = Graph::new(g);
         for (y, x) in [(false, true), (true, false), (true, true)] {
             self.links.start();
+            // Most sources close no cycle and reach no contradiction: the reachability of
+            // the whole grid's links says which, far sooner than the searches that record
+            // parents or keep paths.
+            self.reach.build(g, y, x);
             let (rank, _, _) = Self::kind(y, x);
             for c in cells_of(g.empty) {
                 let n = count16(g.cell[c]);
@@ -41,22 +41,16 @@ impl Unary {
                 }
                 for d in digits_of(g.cell[c]) {
                     let source = key(c, d, true);
-                    let (cycle_at, chain_at) = graph.sweep(g, source, y, x, &|_| true, &|_| x);
-                    if cycle_at.is_some() {
+                    if self.reach.may_cycle(source) {
                         self.collect_cycles(base, g, source, y, x, rank, out);
                     }
                     if x {
-                        if chain_at.is_some()
-                            && let Some(h) = self.collect_forcing(base, g, source, y, rank)
-                        {
-                            out.push(h);
-                        }
-                        let off = conjugate(source);
-                        let (_, off_at) = graph.sweep(g, off, y, true, &|_| false, &|_| true);
-                        if off_at.is_some()
-                            && let Some(h) = self.collect_forcing(base, g, off, y, rank)
-                        {
-                            out.push(h);
+                        for s in [source, conjugate(source)] {
+                            if self.reach.reaches_conjugate(s)
+                                && let Some(h) = self.collect_forcing(base, g, s, y, rank)
+                            {
+                                out.push(h);
+                            }
                         }
                     }
                 }
@@ -100,7 +94,9 @@ impl Unary {
                         self.parent[q] = p as u32;
                         return Some(self.forcing_hint(base, g, q, y, rank));
                     }
-                    if self.stamp[q] != epoch {
+                    // A potential that does not lead to the target is never a parent of one
+                    // that does: leaving it out changes nothing else.
+                    if self.stamp[q] != epoch && self.reach.reaches(q, target) {
                         self.stamp[q] = epoch;
                         self.parent[q] = p as u32;
                         self.next.push(q as u16);
@@ -183,7 +179,10 @@ impl Unary {
                 let n = on_to_off(g, p, y, &mut buf);
                 let path = self.path_marks(p);
                 for &q in &buf[..n] {
-                    self.offer(p, q, path);
+                    // Only the source's component leads back to it, and only through itself.
+                    if self.reach.linked(q as usize, source) {
+                        self.offer(p, q, path);
+                    }
                 }
             }
             self.next.clear();
@@ -198,7 +197,7 @@ impl Unary {
                     {
                         out.push(h);
                     }
-                    if self.stamp[r] != epoch {
+                    if self.stamp[r] != epoch && self.reach.linked(r, source) {
                         self.stamp[r] = epoch;
                         self.parent[r] = oi as u32;
                         self.next.push(r as u16);
