@@ -188,11 +188,12 @@ impl Reach {
         for i in top..self.stack.len() {
             let w = self.stack[i] as usize;
             for e in self.start[w]..self.start[w + 1] {
-                let t = self.comp[self.succ[e as usize] as usize];
-                if t != id {
-                    // Components found earlier are complete (reverse topological order).
+                let t = self.comp[self.succ[e as usize] as usize] as usize;
+                // Components found earlier are complete (reverse topological order), and a
+                // component already reached brought everything it reaches along.
+                if t as u32 != id && self.reach[base + t / 64] >> (t % 64) & 1 == 0 {
                     let (done, this) = self.reach.split_at_mut(base);
-                    let other = &done[t as usize * words..(t as usize + 1) * words];
+                    let other = &done[t * words..(t + 1) * words];
                     for (a, b) in this.iter_mut().zip(other) {
                         *a |= b;
                     }
