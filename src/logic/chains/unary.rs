@@ -12,10 +12,12 @@
 //! does, because each such path can close its own cycle.
 //!
 //! This file owns the searches that keep paths and the best hint; `sweep` holds the set-wise
-//! breadth-first sweeps that tell those searches where they can still win, and `collect`
-//! gathers every chain on a grid as nested hints for dynamic chains (levels 2 and 3).
+//! breadth-first sweeps that tell those searches where they can still win, `collect`
+//! gathers every chain on a grid as nested hints for dynamic chains (levels 2 and 3), and
+//! `reach` tells it, for all sources at once, which of them can find any.
 
 mod collect;
+mod reach;
 mod sweep;
 
 use super::super::board::{Board, CELL_UNITS, PEERS, UNIT_MASK, bit, cells_of, digits_of};
@@ -155,6 +157,8 @@ pub(crate) struct Unary {
     next: Vec<u16>,
     path: Vec<u16>,
     links: OffLinks,
+    /// What every potential of a nested search's grid reaches (see `collect`).
+    reach: reach::Reach,
 }
 
 impl Default for Unary {
@@ -169,6 +173,7 @@ impl Default for Unary {
             next: Vec::new(),
             path: Vec::new(),
             links: OffLinks::default(),
+            reach: reach::Reach::default(),
         }
     }
 }

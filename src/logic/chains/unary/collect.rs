@@ -26,6 +26,10 @@ impl Unary {
         out.clear();
         for (y, x) in [(false, true), (true, false), (true, true)] {
             self.links.start();
+            // Most sources close no cycle and reach no contradiction: the reachability of
+            // the whole grid's links says which, far sooner than the searches that record
+            // parents or keep paths.
+            self.reach.build(g, y, x);
             let (rank, _, _) = Self::kind(y, x);
             for c in cells_of(g.empty) {
                 let n = count16(g.cell[c]);
@@ -37,10 +41,14 @@ impl Unary {
                 }
                 for d in digits_of(g.cell[c]) {
                     let source = key(c, d, true);
-                    self.collect_cycles(base, g, source, y, x, rank, out);
+                    if self.reach.may_cycle(source) {
+                        self.collect_cycles(base, g, source, y, x, rank, out);
+                    }
                     if x {
                         for s in [source, conjugate(source)] {
-                            if let Some(h) = self.collect_forcing(base, g, s, y, rank) {
+                            if self.reach.reaches_conjugate(s)
+                                && let Some(h) = self.collect_forcing(base, g, s, y, rank)
+                            {
                                 out.push(h);
                             }
                         }
@@ -86,7 +94,9 @@ impl Unary {
                         self.parent[q] = p as u32;
                         return Some(self.forcing_hint(base, g, q, y, rank));
                     }
-                    if self.stamp[q] != epoch {
+                    // A potential that does not lead to the target is never a parent of one
+                    // that does: leaving it out changes nothing else.
+                    if self.stamp[q] != epoch && self.reach.reaches(q, target) {
                         self.stamp[q] = epoch;
                         self.parent[q] = p as u32;
                         self.next.push(q as u16);
@@ -169,7 +179,10 @@ impl Unary {
                 let n = on_to_off(g, p, y, &mut buf);
                 let path = self.path_marks(p);
                 for &q in &buf[..n] {
-                    self.offer(p, q, path);
+                    // Only the source's component leads back to it, and only through itself.
+                    if self.reach.linked(q as usize, source) {
+                        self.offer(p, q, path);
+                    }
                 }
             }
             self.next.clear();
@@ -184,7 +197,7 @@ impl Unary {
                     {
                         out.push(h);
                     }
-                    if self.stamp[r] != epoch {
+                    if self.stamp[r] != epoch && self.reach.linked(r, source) {
                         self.stamp[r] = epoch;
                         self.parent[r] = oi as u32;
                         self.next.push(r as u16);

@@ -1,0 +1,290 @@
+//! Which potentials every potential of a grid reaches, for one kind of links, worked out for
+//! all of them at once: the strongly connected components of the link graph (Tarjan's
+//! algorithm), then per component the set of components it reaches, as bits.
+//!
+//! Gathering every chain of a grid (`collect`) asks of every candidate whether its chain
+//! from "on" closes a cycle and whether its chains from "on" and "off" reach a
+//! contradiction; most do neither. A cycle can close through an "on" source exactly when its
+//! component holds another "on" potential (the last "on" potential of a path back to the
+//! source reaches it through an "off" potential that turns it on, and the source reaches
+//! that potential), and a chain reaches its contradiction exactly when the source reaches
+//! its conjugate: the same answers as the level-by-level sweeps, for one pass over the links.
+//! The searches themselves then leave out what cannot matter: a forcing chain the potentials
+//! that do not lead to its target, a cycle search those outside its source's component
+//! (neither changes the order in which the others are reached, nor their parents).
+
+use super::super::super::board::{Board, cells_of, digits_of};
+use super::super::{KEYS, conjugate, is_on, key};
+use super::{off_to_on, on_to_off};
+
+const NONE: u32 = u32::MAX;
+
+/// The reachability of one grid's link graph, and the scratch memory that computes it.
+pub(super) struct Reach {
+    /// Per key: its node, while `stamp` is current.
+    node: Vec<u16>,
+    stamp: Vec<u32>,
+    epoch: u32,
+    /// Per node: its key.
+    keys: Vec<u16>,
+    /// The links out of each node, as node lists (`start[n]..start[n + 1]` in `succ`).
+    start: Vec<u32>,
+    succ: Vec<u16>,
+    /// Tarjan's numbers and stacks.
+    index: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    stack: Vec<u16>,
+    calls: Vec<(u16, u32)>,
+    /// Per node: its component; per component: its "on" nodes and the components it reaches
+    /// (`words` 64-bit words each).
+    comp: Vec<u32>,
+    on_count: Vec<u16>,
+    reach: Vec<u64>,
+    words: usize,
+}
+
+impl Default for Reach {
+    fn default() -> Self {
+        Reach {
+            node: vec![0; KEYS],
+            stamp: vec![0; KEYS],
+            epoch: 0,
+            keys: Vec::new(),
+            start: Vec::new(),
+            succ: Vec::new(),
+            index: Vec::new(),
+            low: Vec::new(),
+            on_stack: Vec::new(),
+            stack: Vec::new(),
+            calls: Vec::new(),
+            comp: Vec::new(),
+            on_count: Vec::new(),
+            reach: Vec::new(),
+            words: 0,
+        }
+    }
+}
+
+impl Reach {
+    /// Works out the reachability of every candidate of `g`, on and off, for Y links (the
+    /// cell's other candidates) when `y` and X links (the digit's places in a unit) when `x`,
+    /// as `on_to_off` and `off_to_on` make them.
+    pub(super) fn build(&mut self, g: &Board, y: bool, x: bool) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.fill(0);
+            self.epoch = 1;
+        }
+        self.keys.clear();
+        for c in cells_of(g.empty) {
+            for d in digits_of(g.cell[c]) {
+                for on in [true, false] {
+                    let k = key(c, d, on);
+                    self.node[k] = self.keys.len() as u16;
+                    self.stamp[k] = self.epoch;
+                    self.keys.push(k as u16);
+                }
+            }
+        }
+        let n = self.keys.len();
+        self.start.clear();
+        self.succ.clear();
+        let mut buf = [0u16; 32];
+        let mut buf4 = [0u16; 4];
+        for i in 0..n {
+            self.start.push(self.succ.len() as u32);
+            let k = self.keys[i] as usize;
+            let m = if is_on(k) {
+                on_to_off(g, k, y, &mut buf)
+            } else {
+                let m = off_to_on(g, k, y, x, &mut buf4);
+                buf[..m].copy_from_slice(&buf4[..m]);
+                m
+            };
+            for &q in &buf[..m] {
+                debug_assert_eq!(self.stamp[q as usize], self.epoch);
+                self.succ.push(self.node[q as usize]);
+            }
+        }
+        self.start.push(self.succ.len() as u32);
+        self.components(n);
+    }
+
+    /// Tarjan's algorithm, without recursion; components come out in reverse topological
+    /// order, so each one's reach is complete when its successors' are.
+    fn components(&mut self, n: usize) {
+        self.index.clear();
+        self.index.resize(n, NONE);
+        self.low.clear();
+        self.low.resize(n, 0);
+        self.on_stack.clear();
+        self.on_stack.resize(n, false);
+        self.comp.clear();
+        self.comp.resize(n, NONE);
+        self.on_count.clear();
+        self.stack.clear();
+        self.words = n.div_ceil(64).max(1);
+        self.reach.clear();
+        let mut next = 0u32;
+        for root in 0..n {
+            if self.index[root] != NONE {
+                continue;
+            }
+            self.calls.push((root as u16, self.start[root]));
+            self.index[root] = next;
+            self.low[root] = next;
+            next += 1;
+            self.stack.push(root as u16);
+            self.on_stack[root] = true;
+            while let Some(call) = self.calls.last_mut() {
+                let (v, e) = (call.0 as usize, call.1);
+                if e < self.start[v + 1] {
+                    call.1 += 1;
+                    let w = self.succ[e as usize] as usize;
+                    if self.index[w] == NONE {
+                        self.index[w] = next;
+                        self.low[w] = next;
+                        next += 1;
+                        self.stack.push(w as u16);
+                        self.on_stack[w] = true;
+                        self.calls.push((w as u16, self.start[w]));
+                    } else if self.on_stack[w] {
+                        self.low[v] = self.low[v].min(self.index[w]);
+                    }
+                    continue;
+                }
+                self.calls.pop();
+                if let Some(&(u, _)) = self.calls.last() {
+                    let u = u as usize;
+                    self.low[u] = self.low[u].min(self.low[v]);
+                }
+                if self.low[v] == self.index[v] {
+                    self.close(v);
+                }
+            }
+        }
+    }
+
+    /// Pops the component rooted at `v` and works out what it reaches.
+    fn close(&mut self, v: usize) {
+        let id = self.on_count.len() as u32;
+        let words = self.words;
+        let base = self.reach.len();
+        self.reach.resize(base + words, 0);
+        self.reach[base + id as usize / 64] |= 1 << (id % 64);
+        let mut ons = 0u16;
+        let top = self
+            .stack
+            .iter()
+            .rposition(|&w| w as usize == v)
+            .unwrap_or(0);
+        for i in top..self.stack.len() {
+            let w = self.stack[i] as usize;
+            self.on_stack[w] = false;
+            self.comp[w] = id;
+            ons += is_on(self.keys[w] as usize) as u16;
+        }
+        for i in top..self.stack.len() {
+            let w = self.stack[i] as usize;
+            for e in self.start[w]..self.start[w + 1] {
+                let t = self.comp[self.succ[e as usize] as usize] as usize;
+                // Components found earlier are complete (reverse topological order), and a
+                // component already reached brought everything it reaches along.
+                if t as u32 != id && self.reach[base + t / 64] >> (t % 64) & 1 == 0 {
+                    let (done, this) = self.reach.split_at_mut(base);
+                    let other = &done[t * words..(t + 1) * words];
+                    for (a, b) in this.iter_mut().zip(other) {
+                        *a |= b;
+                    }
+                }
+            }
+        }
+        self.stack.truncate(top);
+        self.on_count.push(ons);
+    }
+
+    /// The component of candidate key `k`, which must be one of the grid's.
+    #[inline]
+    fn comp_of(&self, k: usize) -> usize {
+        debug_assert_eq!(self.stamp[k], self.epoch);
+        self.comp[self.node[k] as usize] as usize
+    }
+
+    /// True when a cycle search from "on" key `source` could close a cycle: another "on"
+    /// potential lies in its component.
+    pub(super) fn may_cycle(&self, source: usize) -> bool {
+        self.on_count[self.comp_of(source)] >= 2
+    }
+
+    /// True when the chain from `source` reaches its conjugate.
+    pub(super) fn reaches_conjugate(&self, source: usize) -> bool {
+        self.reaches(source, conjugate(source))
+    }
+
+    /// True when potential `from` leads to potential `to`.
+    #[inline]
+    pub(super) fn reaches(&self, from: usize, to: usize) -> bool {
+        let (a, b) = (self.comp_of(from), self.comp_of(to));
+        self.reach[a * self.words + b / 64] >> (b % 64) & 1 == 1
+    }
+
+    /// True when potentials `a` and `b` lead to each other.
+    #[inline]
+    pub(super) fn linked(&self, a: usize, b: usize) -> bool {
+        self.comp_of(a) == self.comp_of(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::sweep::Graph;
+    use super::*;
+    use crate::grid::Grid;
+
+    /// On every grid of a few hard puzzles, and on each with every third candidate of a cell
+    /// of three or more removed (as a dynamic search's grid may be), the answers are those of
+    /// the level-by-level sweeps for every source and every kind of links.
+    #[test]
+    fn agrees_with_the_sweeps() {
+        let puzzles = [
+            "2....4.....1.9..2.39....6.......7..6...5..4...1..3..9.1...8..3...8.....5..97.....",
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+            "...4.25....2...946.5.97.......72.1..9...1...5..7.39.......45.9.285...3....92.3...",
+        ];
+        let mut reach = Reach::default();
+        let (mut cycles, mut chains) = (0, 0);
+        for p in puzzles {
+            let grid: Grid = p.parse().unwrap();
+            let full = Board::from_values(grid.cells()).unwrap();
+            let mut thin = full;
+            for (i, c) in cells_of(full.empty).enumerate() {
+                if full.cell[c].count_ones() >= 3 && i % 3 == 0 {
+                    thin.remove(c, full.cell[c].trailing_zeros() as usize);
+                }
+            }
+            for g in [full, thin] {
+                let graph = Graph::new(&g);
+                for (y, x) in [(false, true), (true, false), (true, true)] {
+                    reach.build(&g, y, x);
+                    for c in cells_of(g.empty) {
+                        for d in digits_of(g.cell[c]) {
+                            let on = key(c, d, true);
+                            let (cycle_at, chain_at) =
+                                graph.sweep(&g, on, y, x, &|_| true, &|_| true);
+                            let (_, off_at) =
+                                graph.sweep(&g, conjugate(on), y, x, &|_| false, &|_| true);
+                            assert_eq!(reach.may_cycle(on), cycle_at.is_some(), "{p} {c} {d}");
+                            assert_eq!(reach.reaches_conjugate(on), chain_at.is_some());
+                            assert_eq!(reach.reaches_conjugate(conjugate(on)), off_at.is_some());
+                            cycles += cycle_at.is_some() as u32;
+                            chains += chain_at.is_some() as u32 + off_at.is_some() as u32;
+                        }
+                    }
+                }
+            }
+        }
+        // Both answers occur: the test compares something.
+        assert!(cycles > 0 && chains > 0, "{cycles} {chains}");
+    }
+}
