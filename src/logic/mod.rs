@@ -209,6 +209,18 @@ impl Grader {
         rate::run(board, self.ruleset, budget, &mut self.scratch, None, limit)
     }
 
+    /// [`grade_below`](Self::grade_below) for a puzzle its caller has already proved to have
+    /// exactly one solution (the pipeline's own search did): not searched again here.
+    pub(crate) fn grade_below_unique(
+        &mut self,
+        puzzle: &Grid,
+        budget: &Budget,
+        limit: u16,
+    ) -> Result<Bounded, GradeError> {
+        let board = board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)?;
+        rate::run(board, self.ruleset, budget, &mut self.scratch, None, limit)
+    }
+
     /// The logical solution of `puzzle`, step by step.
     pub fn steps(&mut self, puzzle: &Grid, budget: &Budget) -> Result<Vec<Step>, GradeError> {
         let board = self.start(puzzle)?;

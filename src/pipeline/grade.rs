@@ -27,16 +27,19 @@ pub struct GradeOptions {
 }
 
 impl GradeOptions {
-    /// Rates `puzzle` (which has exactly one solution) with `grader` within the time limit,
-    /// giving up too when `stop` is set; with a [`band`](Self::band), only as far as it needs.
+    /// Rates `puzzle`, which the caller has proved to have exactly one solution (it is not
+    /// searched again), with `grader` within the time limit, giving up too when `stop` is set;
+    /// with a [`band`](Self::band), only as far as it needs.
     pub fn rate(&self, grader: &mut Grader, puzzle: &Grid, stop: Option<Stop>) -> Rated {
         let budget = Budget {
             deadline: self.max_time.map(|t| Instant::now() + t),
             stop: stop.map(Stop::flag),
         };
-        match self.band.limit() {
-            Some(limit) => grader.grade_below(puzzle, &budget, limit),
-            None => grader.grade(puzzle, &budget).map(Bounded::Rated),
+        let limit = self.band.limit();
+        match grader.grade_below_unique(puzzle, &budget, limit.unwrap_or(u16::MAX)) {
+            // Without a band, a rating that stops is a puzzle beyond the techniques known.
+            Ok(Bounded::AtLeast(_)) if limit.is_none() => Err(GradeError::TooHard),
+            rated => rated,
         }
     }
 }
