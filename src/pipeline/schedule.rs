@@ -128,17 +128,21 @@ fn write_in_order<T>(
     let mut next = 0u64;
     let mut end = None;
     loop {
-        match done.recv_timeout(POLL) {
+        // Every sender is gone without an end: the reader thread returned on a stop that came
+        // after this thread last looked (every batch it started has come, and is written
+        // below), or it or a worker panicked.
+        let gone = match done.recv_timeout(POLL) {
             Ok(Done::Batch(i, rows)) => {
                 pending.insert(i, rows);
+                false
             }
-            Ok(Done::End(i, error)) => end = Some((i, error)),
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => {
-                // Every sender is gone without an end: the reader thread panicked.
-                return Err(RunError::Threads("the reader thread stopped".into()));
+            Ok(Done::End(i, error)) => {
+                end = Some((i, error));
+                false
             }
-        }
+            Err(RecvTimeoutError::Timeout) => false,
+            Err(RecvTimeoutError::Disconnected) => true,
+        };
         while let Some(rows) = pending.remove(&next) {
             write(rows)?;
             next += 1;
@@ -153,6 +157,9 @@ fn write_in_order<T>(
             // Stopped, and every batch started is written: the rest is not read.
             None if stopped() && next == started.load(Ordering::SeqCst) => return Ok(true),
             None => {}
+        }
+        if gone {
+            return Err(RunError::Threads("the reader thread stopped".into()));
         }
     }
 }
@@ -240,6 +247,37 @@ impl<W: Work> Reading<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::Cell;
+    use std::sync::mpsc::{channel, sync_channel};
+
+    #[test]
+    fn a_stop_that_comes_after_the_last_batch_is_written_ends_the_run_cleanly() {
+        // The reader handed out one batch, then saw the stop and returned without an end:
+        // every sender is gone. The stop came just after the writer last looked.
+        let (done_tx, done_rx) = channel();
+        let (token_tx, _token_rx) = sync_channel(4);
+        let started = AtomicU64::new(1);
+        done_tx.send(Done::Batch(0, vec![1, 2, 3])).unwrap();
+        drop(done_tx);
+        let looks = Cell::new(0);
+        let stopped = || {
+            looks.set(looks.get() + 1);
+            looks.get() > 1
+        };
+        let mut written = Vec::new();
+        let mut write = |rows: Vec<i32>| {
+            written.extend(rows);
+            Ok(())
+        };
+        let got = write_in_order(&done_rx, &token_tx, &started, &stopped, &mut write);
+        assert!(matches!(got, Ok(true)), "{got:?}");
+        assert_eq!(written, [1, 2, 3]);
+        // Without a stop, senders gone without an end are a failure.
+        let (done_tx, done_rx) = channel::<Done<i32>>();
+        drop(done_tx);
+        let got = write_in_order(&done_rx, &token_tx, &started, &|| false, &mut |_| Ok(()));
+        assert!(matches!(got, Err(RunError::Threads(_))), "{got:?}");
+    }
 
     #[test]
     fn batches_start_small_and_double_up_to_the_batch_size() {
