@@ -155,20 +155,14 @@ impl Place {
     }
 }
 
-/// The puzzles seen, by how they are compared, each kept as the 128-bit [`key`] of its clues
-/// (exact) or of its canonical form (isomorph classes) in a [`KeyTable`] (16 bytes an entry,
-/// 104 bits of the key: a false match is as unlikely one way as the other).
-#[derive(Debug)]
-enum Seen {
-    Exact(KeyTable),
-    Isomorph(KeyTable),
-}
-
 /// Decides each row's problems, in input order, and counts them.
 #[derive(Debug, Default)]
 pub struct Checker {
-    /// `--duplicates`: where each puzzle (or class) was first seen.
-    seen: Option<Seen>,
+    /// `--duplicates`: how puzzles are compared, and where each was first seen, kept as the
+    /// 128-bit [`key`] of its clues (exact) or of its canonical form (isomorph classes) in a
+    /// [`KeyTable`] (16 bytes an entry, 104 bits of the key: a false match is as unlikely one
+    /// way as the other).
+    seen: Option<(Compare, KeyTable)>,
     /// Comparing by isomorph: a later member of a class whose status is known takes its
     /// first member's status, the workers not searching it ([`known`]).
     copy: bool,
@@ -223,7 +217,7 @@ impl Checker {
     /// A checker for the options that are checked in the writer.
     pub fn new(duplicates: bool, min_clues: Option<usize>) -> Checker {
         Checker {
-            seen: duplicates.then(|| Seen::Exact(KeyTable::new())),
+            seen: duplicates.then(|| (Compare::Exact, KeyTable::new())),
             min_clues,
             ..Checker::default()
         }
@@ -234,10 +228,7 @@ impl Checker {
     /// canonical forms ([`SolveOptions::canon`](crate::pipeline::solve::SolveOptions::canon)).
     pub fn with_duplicates(self, compare: Option<Compare>) -> Checker {
         Checker {
-            seen: compare.map(|c| match c {
-                Compare::Exact => Seen::Exact(KeyTable::new()),
-                Compare::Isomorph => Seen::Isomorph(KeyTable::new()),
-            }),
+            seen: compare.map(|c| (c, KeyTable::new())),
             ..self
         }
     }
@@ -248,7 +239,7 @@ impl Checker {
     /// (`--minimal`, an ER band), not `stated` solutions (`--expect-column`). The workers
     /// must then be given [`Checker::known`].
     pub fn copying_classes(self, solve: &SolveOptions, stated: bool) -> Checker {
-        let copy = matches!(self.seen, Some(Seen::Isomorph(_)))
+        let copy = matches!(self.seen, Some((Compare::Isomorph, _)))
             && !solve.find_redundant
             && !solve.keep_solutions
             && solve.grade.is_none()
@@ -261,7 +252,7 @@ impl Checker {
     /// [`copying_classes`](Checker::copying_classes).
     pub fn known(&self) -> Option<KnownClasses> {
         match &self.seen {
-            Some(Seen::Isomorph(seen)) if self.copy => Some(KnownClasses::new(seen.known())),
+            Some((Compare::Isomorph, seen)) if self.copy => Some(KnownClasses::new(seen.known())),
             _ => None,
         }
     }
@@ -289,7 +280,7 @@ impl Checker {
     /// duplicates are compared by isomorph.
     pub fn classes(&self) -> Option<u64> {
         match &self.seen {
-            Some(Seen::Isomorph(seen)) => Some(seen.len() as u64),
+            Some((Compare::Isomorph, seen)) => Some(seen.len() as u64),
             _ => None,
         }
     }
@@ -308,7 +299,7 @@ impl Checker {
     /// workers found, found here if the run did not ask them for it, so that no isomorph is
     /// missed whoever calls the checker.
     fn form_key(&self, row: &Row) -> Option<u128> {
-        let isomorph = matches!(self.seen, Some(Seen::Isomorph(_)))
+        let isomorph = matches!(self.seen, Some((Compare::Isomorph, _)))
             || self
                 .against
                 .as_ref()
@@ -329,28 +320,21 @@ impl Checker {
         };
         let here = Place::new(row.record.file, row.record.line);
         let tag = if self.copy { known::tag(row) } else { 0 };
-        let (compare, first, tag) = match self.seen.as_mut()? {
-            Seen::Exact(seen) => {
-                let (file, line) =
-                    seen.first_or_insert(key(puzzle), row.record.file, row.record.line);
-                (Compare::Exact, Place::new(file, line), 0)
+        let (compare, seen) = self.seen.as_mut()?;
+        let (file, line, tag) = match (*compare, row.class) {
+            // A class the worker found in the table has its first member's place there
+            // already (only this checker adds, in input order).
+            (Compare::Isomorph, Some(found)) => seen.first_found(found),
+            (Compare::Isomorph, None) => {
+                seen.first_or_insert_tagged(form_key?, row.record.file, row.record.line, tag)
             }
-            Seen::Isomorph(seen) => {
-                // A class the worker found in the table has its first member's place there
-                // already (only this checker adds, in input order).
-                let (file, line, tag) = match row.class {
-                    Some(found) => seen.first_found(found),
-                    None => seen.first_or_insert_tagged(
-                        form_key?,
-                        row.record.file,
-                        row.record.line,
-                        tag,
-                    ),
-                };
-                (Compare::Isomorph, Place::new(file, line), tag)
+            // Tags are kept for classes only.
+            (Compare::Exact, _) => {
+                seen.first_or_insert_tagged(key(puzzle), row.record.file, row.record.line, 0)
             }
         };
-        (first != here).then_some((compare, first, tag))
+        let first = Place::new(file, line);
+        (first != here).then_some((*compare, first, tag))
     }
 
     /// The problems of `row`, joined with `; `; empty when it passes. Must be called once per
