@@ -60,6 +60,25 @@ impl State {
         }
         (best.0, best.1)
     }
+
+    /// The configurations of word `i` for the branch to try (bit `p` for [`PERM_EDGES`]`[p]`),
+    /// and whether it tries them from the highest bit down rather than from the lowest up: of
+    /// two, the one that keeps fewer of the digit's candidate cells comes first, ties lowest
+    /// first; three or more are tried from the lowest (see the `fast` module documentation).
+    #[inline(always)]
+    pub(super) fn configs(&self, i: usize) -> (u32, bool) {
+        let w = self.cand[i];
+        let perms = MATCHINGS[row_graph(w)] as u32;
+        // Computed whatever their number, without a branch: which way a branch goes would
+        // depend on the data, and the processor would mispredict it.
+        let rest = perms & perms.wrapping_sub(1);
+        let two = rest != 0 && rest & (rest - 1) == 0;
+        // At most 5: the indices are in range even with fewer than two.
+        let low = (perms.trailing_zeros() as usize).min(5);
+        let high = (rest.trailing_zeros() as usize).min(5);
+        let kept = |p: usize| (w & PERM_EDGES[p].1).count_ones();
+        (perms, two & (kept(high) < kept(low)))
+    }
 }
 
 impl FastSolver {
@@ -111,11 +130,21 @@ impl FastSolver {
             // Branch on the configurations of a digit in a band (which box each row of it
             // uses), chosen by the last minirow pass: see the `fast` module documentation.
             let i = state.pick as usize;
-            let graph = row_graph(state.cand[i]);
-            let mut perms = MATCHINGS[graph];
+            // The order only matters to a search that ends at its first solution: one that
+            // must tell a unique puzzle goes through every alternative of it anyway.
+            let (mut perms, high_first) = if limits.solutions == 1 {
+                state.configs(i)
+            } else {
+                (MATCHINGS[row_graph(state.cand[i])] as u32, false)
+            };
             while perms != 0 {
-                let cells = PERM_EDGES[perms.trailing_zeros() as usize].1;
-                perms &= perms - 1;
+                let p = if high_first {
+                    31 - perms.leading_zeros()
+                } else {
+                    perms.trailing_zeros()
+                };
+                perms &= !(1 << p);
+                let cells = PERM_EDGES[(p as usize).min(5)].1;
                 let go_on =
                     self.alternative::<V3>(state, perms == 0, limits, on_solution, |next| {
                         next.cand[i] &= cells;
@@ -347,3 +376,6 @@ impl FastSolver {
         !guess || self.out.spend_guess(limits)
     }
 }
+
+#[cfg(test)]
+mod tests;
