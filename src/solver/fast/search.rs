@@ -89,9 +89,13 @@ impl FastSolver {
     /// be a copy nothing reads.
     ///
     /// Inlined into each level's copy ([`FastSolver::descend`]), whose recursion goes through
-    /// that copy again: `V3` says which ([`Level::V3`] or the baseline).
+    /// that copy again: `V3` says which ([`Level::V3`] or the baseline). `FIRST` says that the
+    /// search ends at its first solution (limit 1), the only one where the order of a branch's
+    /// alternatives matters: one that goes on after it must go through every alternative of a
+    /// unique puzzle anyway. Each has a copy of its own, so that the others pay nothing for
+    /// the order.
     #[inline(always)]
-    fn search<const V3: bool>(
+    fn search<const V3: bool, const FIRST: bool>(
         &mut self,
         state: &mut State,
         limits: Limits,
@@ -130,9 +134,7 @@ impl FastSolver {
             // Branch on the configurations of a digit in a band (which box each row of it
             // uses), chosen by the last minirow pass: see the `fast` module documentation.
             let i = state.pick as usize;
-            // The order only matters to a search that ends at its first solution: one that
-            // must tell a unique puzzle goes through every alternative of it anyway.
-            let (mut perms, high_first) = if limits.solutions == 1 {
+            let (mut perms, high_first) = if FIRST {
                 state.configs(i)
             } else {
                 (MATCHINGS[row_graph(state.cand[i])] as u32, false)
@@ -146,7 +148,7 @@ impl FastSolver {
                 perms &= !(1 << p);
                 let cells = PERM_EDGES[(p as usize).min(5)].1;
                 let go_on =
-                    self.alternative::<V3>(state, perms == 0, limits, on_solution, |next| {
+                    self.alternative::<V3, FIRST>(state, perms == 0, limits, on_solution, |next| {
                         next.cand[i] &= cells;
                         next.dirty |= 1 << i;
                     });
@@ -165,9 +167,10 @@ impl FastSolver {
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            let go_on = self.alternative::<V3>(state, digits == 0, limits, on_solution, |next| {
-                next.assign(d, b, bit, all & !(1 << d));
-            });
+            let go_on =
+                self.alternative::<V3, FIRST>(state, digits == 0, limits, on_solution, |next| {
+                    next.assign(d, b, bit, all & !(1 << d));
+                });
             if !go_on {
                 return;
             }
@@ -298,7 +301,12 @@ impl FastSolver {
                 state = state.transposed();
                 self.transposed = true;
             }
-            self.descend::<V3>(&mut state, limits, on_solution);
+            // The copy of the search for a limit of one, or for the others.
+            if limits.solutions == 1 {
+                self.descend::<V3, true>(&mut state, limits, on_solution);
+            } else {
+                self.descend::<V3, false>(&mut state, limits, on_solution);
+            }
         }
         self.out
     }
@@ -307,7 +315,7 @@ impl FastSolver {
     /// searched, unless the search may not try it ([`FastSolver::may_try`]), when it returns
     /// false. The `last` alternative takes the state itself, which nothing reads afterwards.
     #[inline(always)]
-    fn alternative<const V3: bool>(
+    fn alternative<const V3: bool, const FIRST: bool>(
         &mut self,
         state: &mut State,
         last: bool,
@@ -326,13 +334,14 @@ impl FastSolver {
             &mut copy
         };
         choose(next);
-        self.descend::<V3>(next, limits, on_solution);
+        self.descend::<V3, FIRST>(next, limits, on_solution);
         true
     }
 
-    /// [`FastSolver::search`] in the copy compiled for the level `V3` says.
+    /// [`FastSolver::search`] in the copy compiled for the level `V3` says, for the limit
+    /// `FIRST` says.
     #[inline(always)]
-    fn descend<const V3: bool>(
+    fn descend<const V3: bool, const FIRST: bool>(
         &mut self,
         state: &mut State,
         limits: Limits,
@@ -342,28 +351,33 @@ impl FastSolver {
         if V3 {
             // SAFETY: `V3` is true only below `run_v3`, which runs only when
             // `Level::detect` found every feature `search_v3` is compiled for.
-            unsafe { self.search_v3(state, limits, on_solution) };
+            unsafe { self.search_v3::<FIRST>(state, limits, on_solution) };
             return;
         }
-        self.search_base(state, limits, on_solution);
+        self.search_base::<FIRST>(state, limits, on_solution);
     }
 
     /// [`FastSolver::search`] for the baseline.
     #[inline(never)]
-    fn search_base(
+    fn search_base<const FIRST: bool>(
         &mut self,
         state: &mut State,
         limits: Limits,
         on_solution: &mut dyn FnMut(&Grid),
     ) {
-        self.search::<false>(state, limits, on_solution);
+        self.search::<false, FIRST>(state, limits, on_solution);
     }
 
     /// [`FastSolver::search`] for [`Level::V3`]; only for a processor that has its features.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,fma,movbe")]
-    fn search_v3(&mut self, state: &mut State, limits: Limits, on_solution: &mut dyn FnMut(&Grid)) {
-        self.search::<true>(state, limits, on_solution);
+    fn search_v3<const FIRST: bool>(
+        &mut self,
+        state: &mut State,
+        limits: Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) {
+        self.search::<true, FIRST>(state, limits, on_solution);
     }
 
     /// Whether the search may try the next alternative of a branch: not once enough solutions
