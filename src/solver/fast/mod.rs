@@ -87,6 +87,14 @@
 //! matches tdoku's count, where the negation of a failed decision is propagated rather than
 //! guessed.
 //!
+//! A search that ends at its first solution (limit 1) tries, of two configurations left, the
+//! one that keeps fewer of the digit's candidate cells first: on the hard corpora it meets the
+//! solution after 2% to 5% fewer guesses. Ordering three or more cost more than it saved, and
+//! so did ordering a cell's digits, even where that saved guesses. A search that goes on after
+//! a solution (limit 2 or more) must go through every alternative of a unique puzzle, in any
+//! order, so it takes them as they come, in a copy of the search of its own that pays nothing
+//! for the order (at limit 2 the ordering cost 0.3% to 0.5% more instructions).
+//!
 //! # Settled puzzles
 //!
 //! A puzzle whose root leaves a band *settled*, every digit there down to one configuration,

@@ -60,6 +60,25 @@ impl State {
         }
         (best.0, best.1)
     }
+
+    /// The configurations of word `i` for the branch to try (bit `p` for [`PERM_EDGES`]`[p]`),
+    /// and whether it tries them from the highest bit down rather than from the lowest up: of
+    /// two, the one that keeps fewer of the digit's candidate cells comes first, ties lowest
+    /// first; three or more are tried from the lowest (see the `fast` module documentation).
+    #[inline(always)]
+    pub(super) fn configs(&self, i: usize) -> (u32, bool) {
+        let w = self.cand[i];
+        let perms = MATCHINGS[row_graph(w)] as u32;
+        // Computed whatever their number, without a branch: which way a branch goes would
+        // depend on the data, and the processor would mispredict it.
+        let rest = perms & perms.wrapping_sub(1);
+        let two = rest != 0 && rest & (rest - 1) == 0;
+        // At most 5: the indices are in range even with fewer than two.
+        let low = (perms.trailing_zeros() as usize).min(5);
+        let high = (rest.trailing_zeros() as usize).min(5);
+        let kept = |p: usize| (w & PERM_EDGES[p].1).count_ones();
+        (perms, two & (kept(high) < kept(low)))
+    }
 }
 
 impl FastSolver {
@@ -70,9 +89,13 @@ impl FastSolver {
     /// be a copy nothing reads.
     ///
     /// Inlined into each level's copy ([`FastSolver::descend`]), whose recursion goes through
-    /// that copy again: `V3` says which ([`Level::V3`] or the baseline).
+    /// that copy again: `V3` says which ([`Level::V3`] or the baseline). `FIRST` says that the
+    /// search ends at its first solution (limit 1), the only one where the order of a branch's
+    /// alternatives matters: one that goes on after it must go through every alternative of a
+    /// unique puzzle anyway. Each has a copy of its own, so that the others pay nothing for
+    /// the order.
     #[inline(always)]
-    fn search<const V3: bool>(
+    fn search<const V3: bool, const FIRST: bool>(
         &mut self,
         state: &mut State,
         limits: Limits,
@@ -111,13 +134,21 @@ impl FastSolver {
             // Branch on the configurations of a digit in a band (which box each row of it
             // uses), chosen by the last minirow pass: see the `fast` module documentation.
             let i = state.pick as usize;
-            let graph = row_graph(state.cand[i]);
-            let mut perms = MATCHINGS[graph];
+            let (mut perms, high_first) = if FIRST {
+                state.configs(i)
+            } else {
+                (MATCHINGS[row_graph(state.cand[i])] as u32, false)
+            };
             while perms != 0 {
-                let cells = PERM_EDGES[perms.trailing_zeros() as usize].1;
-                perms &= perms - 1;
+                let p = if high_first {
+                    31 - perms.leading_zeros()
+                } else {
+                    perms.trailing_zeros()
+                };
+                perms &= !(1 << p);
+                let cells = PERM_EDGES[(p as usize).min(5)].1;
                 let go_on =
-                    self.alternative::<V3>(state, perms == 0, limits, on_solution, |next| {
+                    self.alternative::<V3, FIRST>(state, perms == 0, limits, on_solution, |next| {
                         next.cand[i] &= cells;
                         next.dirty |= 1 << i;
                     });
@@ -136,9 +167,10 @@ impl FastSolver {
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            let go_on = self.alternative::<V3>(state, digits == 0, limits, on_solution, |next| {
-                next.assign(d, b, bit, all & !(1 << d));
-            });
+            let go_on =
+                self.alternative::<V3, FIRST>(state, digits == 0, limits, on_solution, |next| {
+                    next.assign(d, b, bit, all & !(1 << d));
+                });
             if !go_on {
                 return;
             }
@@ -269,7 +301,12 @@ impl FastSolver {
                 state = state.transposed();
                 self.transposed = true;
             }
-            self.descend::<V3>(&mut state, limits, on_solution);
+            // The copy of the search for a limit of one, or for the others.
+            if limits.solutions == 1 {
+                self.descend::<V3, true>(&mut state, limits, on_solution);
+            } else {
+                self.descend::<V3, false>(&mut state, limits, on_solution);
+            }
         }
         self.out
     }
@@ -278,7 +315,7 @@ impl FastSolver {
     /// searched, unless the search may not try it ([`FastSolver::may_try`]), when it returns
     /// false. The `last` alternative takes the state itself, which nothing reads afterwards.
     #[inline(always)]
-    fn alternative<const V3: bool>(
+    fn alternative<const V3: bool, const FIRST: bool>(
         &mut self,
         state: &mut State,
         last: bool,
@@ -297,13 +334,14 @@ impl FastSolver {
             &mut copy
         };
         choose(next);
-        self.descend::<V3>(next, limits, on_solution);
+        self.descend::<V3, FIRST>(next, limits, on_solution);
         true
     }
 
-    /// [`FastSolver::search`] in the copy compiled for the level `V3` says.
+    /// [`FastSolver::search`] in the copy compiled for the level `V3` says, for the limit
+    /// `FIRST` says.
     #[inline(always)]
-    fn descend<const V3: bool>(
+    fn descend<const V3: bool, const FIRST: bool>(
         &mut self,
         state: &mut State,
         limits: Limits,
@@ -313,28 +351,33 @@ impl FastSolver {
         if V3 {
             // SAFETY: `V3` is true only below `run_v3`, which runs only when
             // `Level::detect` found every feature `search_v3` is compiled for.
-            unsafe { self.search_v3(state, limits, on_solution) };
+            unsafe { self.search_v3::<FIRST>(state, limits, on_solution) };
             return;
         }
-        self.search_base(state, limits, on_solution);
+        self.search_base::<FIRST>(state, limits, on_solution);
     }
 
     /// [`FastSolver::search`] for the baseline.
     #[inline(never)]
-    fn search_base(
+    fn search_base<const FIRST: bool>(
         &mut self,
         state: &mut State,
         limits: Limits,
         on_solution: &mut dyn FnMut(&Grid),
     ) {
-        self.search::<false>(state, limits, on_solution);
+        self.search::<false, FIRST>(state, limits, on_solution);
     }
 
     /// [`FastSolver::search`] for [`Level::V3`]; only for a processor that has its features.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,fma,movbe")]
-    fn search_v3(&mut self, state: &mut State, limits: Limits, on_solution: &mut dyn FnMut(&Grid)) {
-        self.search::<true>(state, limits, on_solution);
+    fn search_v3<const FIRST: bool>(
+        &mut self,
+        state: &mut State,
+        limits: Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) {
+        self.search::<true, FIRST>(state, limits, on_solution);
     }
 
     /// Whether the search may try the next alternative of a branch: not once enough solutions
@@ -347,3 +390,6 @@ impl FastSolver {
         !guess || self.out.spend_guess(limits)
     }
 }
+
+#[cfg(test)]
+mod tests;
