@@ -462,3 +462,7 @@ fn x_wing_possible(g: &Board, placed: &[u32; 9]) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+#[path = "plus_tests.rs"]
+mod tests;
