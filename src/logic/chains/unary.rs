@@ -14,7 +14,7 @@
 //! This file owns the searches that keep paths and the best hint; `sweep` holds the set-wise
 //! breadth-first sweeps that tell those searches where they can still win, `collect`
 //! gathers every chain on a grid as nested hints for dynamic chains (levels 2 and 3), and
-//! `reach` tells it, for all sources at once, which of them can find any.
+//! `reach` tells both searches, for all sources at once, which of them can find any.
 
 mod collect;
 mod reach;
@@ -157,7 +157,7 @@ pub(crate) struct Unary {
     next: Vec<u16>,
     path: Vec<u16>,
     links: OffLinks,
-    /// What every potential of a nested search's grid reaches (see `collect`).
+    /// What every potential of the grid searched reaches, for the pass under way.
     reach: reach::Reach,
 }
 

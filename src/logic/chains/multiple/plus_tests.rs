@@ -24,7 +24,7 @@ fn grids() -> Vec<Board> {
                     seed ^= seed << 13;
                     seed ^= seed >> 7;
                     seed ^= seed << 17;
-                    if g.cell[c].many() && seed % 3 == 0 {
+                    if g.cell[c].many() && seed.is_multiple_of(3) {
                         g.remove(c, d);
                     }
                 }

@@ -12,6 +12,7 @@
 //! The searches themselves then leave out what cannot matter: a forcing chain the potentials
 //! that do not lead to its target, a cycle search those outside its source's component
 //! (neither changes the order in which the others are reached, nor their parents).
+//! The search for the best hint asks the same questions before it sweeps from a source.
 
 use super::super::super::board::{Board, cells_of, digits_of};
 use super::super::{KEYS, conjugate, is_on, key};
