@@ -14,7 +14,7 @@
 //! This file owns the searches that keep paths and the best hint; `sweep` holds the set-wise
 //! breadth-first sweeps that tell those searches where they can still win, `collect`
 //! gathers every chain on a grid as nested hints for dynamic chains (levels 2 and 3), and
-//! `reach` tells it, for all sources at once, which of them can find any.
+//! `reach` tells both searches, for all sources at once, which of them can find any.
 
 mod collect;
 mod reach;
@@ -157,7 +157,7 @@ pub(crate) struct Unary {
     next: Vec<u16>,
     path: Vec<u16>,
     links: OffLinks,
-    /// What every potential of a nested search's grid reaches (see `collect`).
+    /// What every potential of the grid searched reaches, for the pass under way.
     reach: reach::Reach,
 }
 
@@ -219,6 +219,9 @@ impl Unary {
         let graph = Graph::new(b);
         for (y, x) in [(false, true), (true, false), (true, true)] {
             self.links.start();
+            // Most sources close no cycle and reach no contradiction: one pass over the
+            // grid's links says which, sooner than a sweep from each of them.
+            self.reach.build(b, y, x);
             let (rank, _, _) = Self::kind(y, x);
             let cycle_base = if y && x { 7.0 } else { 6.5 };
             let chain_base = if y { 7.0 } else { 6.6 };
@@ -235,14 +238,20 @@ impl Unary {
                     let cycle_ok = |k: u32| best.beaten_by(&SortKey::new(cycle_base, 2 * k, rank));
                     let chain_ok =
                         |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
-                    let (cycle_at, chain_at) = graph.sweep(
-                        b,
-                        source,
-                        y,
-                        x,
-                        &cycle_ok,
-                        if x { &chain_ok } else { &|_| false },
-                    );
+                    let may_cycle = self.reach.may_cycle(source);
+                    let (cycle_at, chain_at) =
+                        if may_cycle || x && self.reach.reaches_conjugate(source) {
+                            graph.sweep(
+                                b,
+                                source,
+                                y,
+                                x,
+                                if may_cycle { &cycle_ok } else { &|_| false },
+                                if x { &chain_ok } else { &|_| false },
+                            )
+                        } else {
+                            (None, None)
+                        };
                     if cycle_at.is_some() {
                         self.cycles(b, source, y, x, best);
                     }
@@ -254,9 +263,12 @@ impl Unary {
                         }
                         let chain_ok =
                             |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
-                        let (_, off_at) =
-                            graph.sweep(b, conjugate(source), y, true, &|_| false, &chain_ok);
-                        if off_at.is_some() {
+                        if self.reach.reaches_conjugate(conjugate(source))
+                            && graph
+                                .sweep(b, conjugate(source), y, true, &|_| false, &chain_ok)
+                                .1
+                                .is_some()
+                        {
                             self.forcing(b, conjugate(source), y, best);
                         }
                     }

@@ -6,7 +6,7 @@
 use super::super::super::board::{
     Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of, digits_of,
 };
-use super::super::super::singles::{BOX_COL_ROW, INTERSECTION_KINDS, combinations};
+use super::super::super::singles::{BOX_COL_ROW, INTERSECTION_KINDS, combinations, locked_in};
 use super::super::key;
 use super::super::nested::NestedHint;
 use super::{Multiple, NESTED_CACHE_MAX, NO_NEST, NestedRemovals, Slot};
@@ -178,37 +178,32 @@ impl Advanced<'_> {
         for (k1, k2) in INTERSECTION_KINDS {
             for d in 0..9 {
                 for i1 in 0..9 {
-                    let r1 = UNIT_MASK[k1 + i1];
-                    let p1 = g.digit[d] & r1;
-                    if !p1.many() {
+                    // Of the units of the second kind, only the one holding all the places
+                    // (at least two) of the first can lock: no need to try the other eight.
+                    let Some((_, u2)) = locked_in(g, d, k1 + i1, k2) else {
+                        continue;
+                    };
+                    let (r1, r2) = (UNIT_MASK[k1 + i1], UNIT_MASK[u2]);
+                    let gone = g.digit[d] & r2 & !r1;
+                    if gone == 0 {
                         continue;
                     }
-                    for i2 in 0..9 {
-                        let r2 = UNIT_MASK[k2 + i2];
-                        if r1 & r2 == 0 || p1 & !r2 != 0 {
-                            continue;
-                        }
-                        let gone = g.digit[d] & r2 & !r1;
-                        if gone == 0 {
-                            continue;
-                        }
-                        let mut entries = [(0u8, 0u16); 9];
-                        let mut n = 0;
-                        for x in cells_of(gone) {
-                            entries[n] = (x as u8, 1 << d);
-                            n += 1;
-                        }
-                        let mut parents = [0u16; 9];
-                        let mut np = 0;
-                        for &x in &UNIT_CELLS[k1 + i1] {
-                            let x = x as usize;
-                            if self.removed(x, d) && r2 & bit(x) == 0 {
-                                parents[np] = key(x, d, false) as u16;
-                                np += 1;
-                            }
-                        }
-                        self.add(&mut entries[..n], &parents[..np]);
+                    let mut entries = [(0u8, 0u16); 9];
+                    let mut n = 0;
+                    for x in cells_of(gone) {
+                        entries[n] = (x as u8, 1 << d);
+                        n += 1;
                     }
+                    let mut parents = [0u16; 9];
+                    let mut np = 0;
+                    for &x in &UNIT_CELLS[k1 + i1] {
+                        let x = x as usize;
+                        if self.removed(x, d) && r2 & bit(x) == 0 {
+                            parents[np] = key(x, d, false) as u16;
+                            np += 1;
+                        }
+                    }
+                    self.add(&mut entries[..n], &parents[..np]);
                 }
             }
         }
@@ -221,6 +216,11 @@ impl Advanced<'_> {
                 continue;
             }
             let mask = UNIT_MASK[u];
+            // A hidden pair is two digits with the same two places: without one, the
+            // unit's 36 pairs of digits need not be tried.
+            if !hidden_pair_possible(g, mask) {
+                continue;
+            }
             for set in combinations(2, 9) {
                 let mut common = 0u128;
                 let mut ok = true;
@@ -269,6 +269,11 @@ impl Advanced<'_> {
                 continue;
             }
             let cells = &UNIT_CELLS[u];
+            // A naked pair is two cells with the same two candidates: without one, the
+            // unit's 36 pairs of cells need not be tried.
+            if !naked_pair_possible(g, cells) {
+                continue;
+            }
             for set in combinations(2, 9) {
                 let mut digits = 0u16;
                 let mut chosen = [0usize; 2];
@@ -317,6 +322,11 @@ impl Advanced<'_> {
             if v != 0 {
                 placed[v as usize - 1] += 1;
             }
+        }
+        // An X-Wing is two lines where a digit has the same two places: without one, the
+        // table of places and the pairs of lines need not be worked out.
+        if !x_wing_possible(g, &placed) {
+            return;
         }
         // Each line's places of each digit, as positions in the line, worked out once.
         let mut lines = [[[0u16; 9]; 9]; 2];
@@ -385,3 +395,74 @@ impl Advanced<'_> {
         }
     }
 }
+
+/// True when two digits have the same two places in the unit `mask` (a hidden pair's
+/// pattern, whatever else it removes).
+fn hidden_pair_possible(g: &Board, mask: u128) -> bool {
+    let mut twos = [0u128; 9];
+    let mut n = 0;
+    for d in 0..9 {
+        let p = g.digit[d] & mask;
+        if p.two() {
+            if twos[..n].contains(&p) {
+                return true;
+            }
+            twos[n] = p;
+            n += 1;
+        }
+    }
+    false
+}
+
+/// True when two of `cells` have the same two candidates (a naked pair's pattern).
+fn naked_pair_possible(g: &Board, cells: &[u8; 9]) -> bool {
+    let mut seen = 0u64;
+    let mut twos = [0u16; 9];
+    let mut n = 0;
+    for &x in cells {
+        let m = g.cell[x as usize];
+        if m.two() {
+            // Most sets of two candidates are told apart by a bit of 64 (a hash of the pair).
+            let h = 1u64 << (m.wrapping_mul(0x9e37) >> 10 & 63);
+            if seen & h != 0 && twos[..n].contains(&m) {
+                return true;
+            }
+            seen |= h;
+            twos[n] = m;
+            n += 1;
+        }
+    }
+    false
+}
+
+/// True when some digit placed at most five times has the same two places in two rows or
+/// in two columns (an X-Wing's pattern).
+fn x_wing_possible(g: &Board, placed: &[u32; 9]) -> bool {
+    for d in 0..9 {
+        if placed[d] + 4 > 9 {
+            continue;
+        }
+        for kind in [ROW0, COL0] {
+            let mut twos = [0u128; 9];
+            let mut n = 0;
+            for i in 0..9 {
+                let p = g.digit[d] & UNIT_MASK[kind + i];
+                if p.two() {
+                    // The two places as positions across the line: rows shifted onto row 0,
+                    // columns onto column 0.
+                    let pos = if kind == ROW0 { p >> (9 * i) } else { p >> i };
+                    if twos[..n].contains(&pos) {
+                        return true;
+                    }
+                    twos[n] = pos;
+                    n += 1;
+                }
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+#[path = "plus_tests.rs"]
+mod tests;

@@ -12,6 +12,7 @@
 //! The searches themselves then leave out what cannot matter: a forcing chain the potentials
 //! that do not lead to its target, a cycle search those outside its source's component
 //! (neither changes the order in which the others are reached, nor their parents).
+//! The search for the best hint asks the same questions before it sweeps from a source.
 
 use super::super::super::board::{Board, cells_of, digits_of};
 use super::super::{KEYS, conjugate, is_on, key};
@@ -40,6 +41,8 @@ pub(super) struct Reach {
     /// (`words` 64-bit words each).
     comp: Vec<u32>,
     on_count: Vec<u16>,
+    /// Per component: true when it reaches no other (its reach is its own bit).
+    alone: Vec<bool>,
     reach: Vec<u64>,
     words: usize,
 }
@@ -60,6 +63,7 @@ impl Default for Reach {
             calls: Vec::new(),
             comp: Vec::new(),
             on_count: Vec::new(),
+            alone: Vec::new(),
             reach: Vec::new(),
             words: 0,
         }
@@ -102,10 +106,13 @@ impl Reach {
                 buf[..m].copy_from_slice(&buf4[..m]);
                 m
             };
-            for &q in &buf[..m] {
-                debug_assert_eq!(self.stamp[q as usize], self.epoch);
-                self.succ.push(self.node[q as usize]);
-            }
+            debug_assert!(
+                buf[..m]
+                    .iter()
+                    .all(|&q| self.stamp[q as usize] == self.epoch)
+            );
+            let node = &self.node;
+            self.succ.extend(buf[..m].iter().map(|&q| node[q as usize]));
         }
         self.start.push(self.succ.len() as u32);
         self.components(n);
@@ -123,6 +130,7 @@ impl Reach {
         self.comp.clear();
         self.comp.resize(n, NONE);
         self.on_count.clear();
+        self.alone.clear();
         self.stack.clear();
         self.words = n.div_ceil(64).max(1);
         self.reach.clear();
@@ -185,6 +193,7 @@ impl Reach {
             self.comp[w] = id;
             ons += is_on(self.keys[w] as usize) as u16;
         }
+        let mut alone = true;
         for i in top..self.stack.len() {
             let w = self.stack[i] as usize;
             for e in self.start[w]..self.start[w + 1] {
@@ -192,6 +201,12 @@ impl Reach {
                 // Components found earlier are complete (reverse topological order), and a
                 // component already reached brought everything it reaches along.
                 if t as u32 != id && self.reach[base + t / 64] >> (t % 64) & 1 == 0 {
+                    alone = false;
+                    if self.alone[t] {
+                        // Most components reach no other: their reach is their own bit.
+                        self.reach[base + t / 64] |= 1 << (t % 64);
+                        continue;
+                    }
                     let (done, this) = self.reach.split_at_mut(base);
                     let other = &done[t * words..(t + 1) * words];
                     for (a, b) in this.iter_mut().zip(other) {
@@ -202,6 +217,7 @@ impl Reach {
         }
         self.stack.truncate(top);
         self.on_count.push(ons);
+        self.alone.push(alone);
     }
 
     /// The component of candidate key `k`, which must be one of the grid's.
