@@ -205,8 +205,18 @@ impl Grader {
         budget: &Budget,
         limit: u16,
     ) -> Result<Bounded, GradeError> {
-        let board = self.start(puzzle)?;
-        rate::run(board, self.ruleset, budget, &mut self.scratch, None, limit)
+        let board = board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)?;
+        let solver = &mut self.uniqueness;
+        let mut unique = || solver.solve(puzzle, Limits::count_to(2)).solutions == 1;
+        rate::run(
+            board,
+            self.ruleset,
+            budget,
+            &mut self.scratch,
+            None,
+            limit,
+            Some(&mut unique),
+        )
     }
 
     /// [`grade_below`](Self::grade_below) for a puzzle its caller has already proved to have
@@ -218,12 +228,14 @@ impl Grader {
         limit: u16,
     ) -> Result<Bounded, GradeError> {
         let board = board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)?;
-        rate::run(board, self.ruleset, budget, &mut self.scratch, None, limit)
+        rate::run(board, self.ruleset, budget, &mut self.scratch, None, limit, None)
     }
 
     /// The logical solution of `puzzle`, step by step.
     pub fn steps(&mut self, puzzle: &Grid, budget: &Budget) -> Result<Vec<Step>, GradeError> {
-        let board = self.start(puzzle)?;
+        let board = board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)?;
+        let solver = &mut self.uniqueness;
+        let mut unique = || solver.solve(puzzle, Limits::count_to(2)).solutions == 1;
         let mut steps = Vec::new();
         rate::run(
             board,
@@ -232,15 +244,8 @@ impl Grader {
             &mut self.scratch,
             Some(&mut steps),
             u16::MAX,
+            Some(&mut unique),
         )?;
         Ok(steps)
-    }
-
-    /// The candidate grid of a puzzle with exactly one solution.
-    fn start(&mut self, puzzle: &Grid) -> Result<board::Board, GradeError> {
-        if self.uniqueness.solve(puzzle, Limits::count_to(2)).solutions != 1 {
-            return Err(GradeError::NotUnique);
-        }
-        board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)
     }
 }

@@ -295,6 +295,15 @@ const TECHNIQUES: usize = Technique::NestedForcingChain as usize + 1;
 /// that could rate below `limit` applies (the step the full rating takes there is one of the
 /// later rungs, rated `limit` or more). Until then its steps are the full rating's, so a
 /// puzzle solved with every step below `limit` gets its full rating.
+///
+/// `unique` tells whether the puzzle has exactly one solution (`None`: the caller knows it
+/// has). It is asked at most once, only when the answer matters: before the first rung that
+/// assumes uniqueness (unique loops, then the BUG) or is slow to give up on a puzzle without
+/// one, and before any outcome other than a full rating, which is then
+/// [`GradeError::NotUnique`] if the puzzle is not unique. A puzzle solved to the end by the
+/// rungs below those needs no asking: every step is a deduction true in every solution, so
+/// the full grid they reach (no two peers share a digit: a placement removes its digit from
+/// its peers) is the only solution.
 pub(crate) fn run(
     mut board: Board,
     ruleset: Ruleset,
@@ -302,6 +311,7 @@ pub(crate) fn run(
     scratch: &mut Scratch,
     mut steps: Option<&mut Vec<Step>>,
     limit: u16,
+    mut unique: Option<&mut dyn FnMut() -> bool>,
 ) -> Result<Bounded, GradeError> {
     let ladder = ladder(ruleset);
     let below = ladder
@@ -309,6 +319,18 @@ pub(crate) fn run(
         .rposition(|&r| floor(r) < limit)
         .map_or(0, |i| i + 1);
     let rungs = &ladder[..below];
+    // The first rung that needs the puzzle known to be unique.
+    let sure_from = ladder
+        .iter()
+        .position(|&r| r == Rung::UniqueLoops)
+        .unwrap_or(ladder.len());
+    // Asks `unique` once; an error when the puzzle is not unique.
+    let mut ensure = move || -> Result<(), GradeError> {
+        match unique.take().map(|ask| ask()) {
+            Some(false) => Err(GradeError::NotUnique),
+            _ => Ok(()),
+        }
+    };
     scratch.memo.start();
     let (mut er, mut ep, mut ed) = (0.0f64, 0.0f64, 0.0f64);
     let mut hardest = Technique::FullHouse;
@@ -317,17 +339,29 @@ pub(crate) fn run(
     let mut nsteps = 0u32;
     while !board.is_solved() {
         if budget.spent() {
+            ensure()?;
             return Err(GradeError::Aborted);
         }
         let mut found = None;
-        for &r in rungs {
-            if let Some(h) = find(r, &board, scratch, budget)? {
+        for (i, &r) in rungs.iter().enumerate() {
+            if i == sure_from {
+                ensure()?;
+            }
+            let found_here = match find(r, &board, scratch, budget) {
+                Ok(h) => h,
+                Err(e) => {
+                    ensure()?;
+                    return Err(e);
+                }
+            };
+            if let Some(h) = found_here {
                 debug_assert!(h.tenths() >= floor(r), "{r:?} found {}", h.tenths());
                 found = Some(h);
                 break;
             }
         }
         let Some(hint) = found else {
+            ensure()?;
             return if below < ladder.len() {
                 Ok(Bounded::AtLeast(limit))
             } else {
@@ -335,6 +369,7 @@ pub(crate) fn run(
             };
         };
         if hint.tenths() >= limit {
+            ensure()?;
             return Ok(Bounded::AtLeast(limit));
         }
         if hint.diff > er {
@@ -344,6 +379,7 @@ pub(crate) fn run(
         let before = board;
         if !apply(&mut board, &hint) {
             // A hint that changes nothing would be found again forever.
+            ensure()?;
             return Err(GradeError::TooHard);
         }
         scratch.memo.changed(&before, &board);
