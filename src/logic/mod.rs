@@ -228,7 +228,15 @@ impl Grader {
         limit: u16,
     ) -> Result<Bounded, GradeError> {
         let board = board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)?;
-        rate::run(board, self.ruleset, budget, &mut self.scratch, None, limit, None)
+        rate::run(
+            board,
+            self.ruleset,
+            budget,
+            &mut self.scratch,
+            None,
+            limit,
+            None,
+        )
     }
 
     /// The logical solution of `puzzle`, step by step.

@@ -5,7 +5,7 @@
 //! producer order, which is not quite the order of the ratings (an X-Wing at 3.2 is tried
 //! before a hidden pair at 3.4): a puzzle's path, and so sometimes its rating, depends on it.
 
-use super::board::{Board, Cells, cells_of};
+use super::board::{Board, Cells, PEERS, bit, cells_of};
 use super::memo::{self, UnitRung};
 use super::technique::{Hint, Technique};
 use super::{Bounded, Budget, GradeError, Rating, Ruleset, Step};
@@ -199,7 +199,7 @@ fn find(
 ) -> Result<Option<Hint>, GradeError> {
     use chains::multiple::Kind;
     Ok(match rung {
-        Rung::HiddenSingle => singles::hidden_single(b),
+        Rung::HiddenSingle => s.memo.hidden_single(b),
         Rung::DirectLocking => s.memo.direct_locking(b),
         Rung::DirectHiddenPair => s.memo.unit_rung(b, UnitRung::DirectHiddenPair),
         Rung::NakedSingle => singles::naked_single(b),
@@ -250,22 +250,30 @@ fn als_wing(b: &Board, n: usize, s: &mut Scratch) -> Option<Hint> {
     wings::als_wing(b, n, &mut s.wings, clock, changed)
 }
 
-/// Applies a hint; false when it changes nothing (which would make the loop spin).
-fn apply(b: &mut Board, h: &Hint) -> bool {
-    let mut changed = false;
+/// Applies a hint. Returns the digits whose places changed and the cells whose candidates or
+/// value changed, both empty when it changes nothing (which would make the loop spin).
+fn apply(b: &mut Board, h: &Hint) -> (u16, Cells) {
+    let (mut digits, mut cells) = (0u16, 0 as Cells);
     for d in 0..9 {
-        for c in cells_of(h.elim[d]) {
-            changed |= b.remove(c, d);
+        let gone = h.elim[d] & b.digit[d];
+        if gone != 0 {
+            digits |= 1 << d;
+            cells |= gone;
+            for c in cells_of(gone) {
+                b.remove(c, d);
+            }
         }
     }
     if let Some((cell, d)) = h.place {
         let (cell, d) = (cell as usize, d as usize);
         if b.value[cell] == 0 && b.has(cell, d) {
+            // The cell loses all its candidates (`d` among them), its peers lose `d`.
+            digits |= b.cell[cell];
+            cells |= bit(cell) | PEERS[cell] & b.digit[d];
             b.place(cell, d);
-            changed = true;
         }
     }
-    changed
+    (digits, cells)
 }
 
 fn to_step(h: &Hint) -> Step {
@@ -368,7 +376,8 @@ pub(crate) fn run(
                 Err(GradeError::TooHard)
             };
         };
-        if hint.tenths() >= limit {
+        let tenths = hint.tenths();
+        if tenths >= limit {
             ensure()?;
             return Ok(Bounded::AtLeast(limit));
         }
@@ -376,17 +385,21 @@ pub(crate) fn run(
             er = hint.diff;
             hardest = hint.tech;
         }
+        #[cfg(debug_assertions)]
         let before = board;
-        if !apply(&mut board, &hint) {
+        let (digits, cells) = apply(&mut board, &hint);
+        if cells == 0 {
             // A hint that changes nothing would be found again forever.
             ensure()?;
             return Err(GradeError::TooHard);
         }
-        scratch.memo.changed(&before, &board);
+        #[cfg(debug_assertions)]
+        debug_assert_eq!((digits, cells), memo::Memo::difference(&before, &board));
+        scratch.memo.record(digits, cells);
         nsteps += 1;
         let t = hint.tech as usize;
         count[t] += 1;
-        lowest[t] = lowest[t].min(hint.tenths());
+        lowest[t] = lowest[t].min(tenths);
         if ep == 0.0 {
             if ed == 0.0 {
                 ed = er;

@@ -212,10 +212,17 @@ fn puzzles_without_one_solution_are_errors_at_every_limit() {
             );
         }
     }
-    assert!(several > 0 && none > 0, "{several} with several, {none} with none");
+    assert!(
+        several > 0 && none > 0,
+        "{several} with several, {none} with none"
+    );
     // The grader is left fit for a unique puzzle.
     let r = g.steps(&p, &budget).unwrap();
-    assert!(r.iter().all(|s| s.placements.iter().all(|&(c, d)| solution.get(c as usize) == d)));
+    assert!(r.iter().all(|s| {
+        s.placements
+            .iter()
+            .all(|&(c, d)| solution.get(c as usize) == d)
+    }));
 }
 
 #[test]
@@ -413,6 +420,50 @@ fn rungs_kept_across_steps_find_what_a_fresh_search_finds() {
     }
     assert!(
         checked > 500 && found > 20,
+        "{checked} steps, {found} found"
+    );
+}
+
+#[test]
+fn kept_singles_find_what_a_fresh_search_finds() {
+    // The full houses and hidden singles are looked at again only in the units a step
+    // changed. At every step of these puzzles, and after every single step of them too
+    // (where a chain of singles runs), they must be what a search from scratch finds.
+    let text = include_str!("../../tests/data/logic/serate_sample.csv");
+    let mut puzzles: Vec<Grid> = text
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split(',').next()?.parse().ok())
+        .step_by(3)
+        .collect();
+    puzzles.extend(generated(11, 20));
+    let mut grader = Grader::new();
+    let mut memo = memo::Memo::default();
+    let (mut checked, mut found) = (0, 0);
+    for p in &puzzles {
+        let Ok(steps) = grader.steps(p, &Budget::default()) else {
+            continue;
+        };
+        let mut b = Board::from_values(p.cells()).unwrap();
+        memo.start();
+        for step in &steps {
+            let kept = memo.hidden_single(&b);
+            let fresh = singles::hidden_single(&b);
+            assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p}");
+            found += usize::from(fresh.is_some());
+            checked += 1;
+            let before = b;
+            for &(c, d) in &step.eliminations {
+                b.remove(c as usize, d as usize - 1);
+            }
+            for &(c, d) in &step.placements {
+                b.place(c as usize, d as usize - 1);
+            }
+            memo.changed(&before, &b);
+        }
+    }
+    assert!(
+        checked > 3000 && found > 2000 && found < checked,
         "{checked} steps, {found} found"
     );
 }
