@@ -8,7 +8,8 @@
 //! digit or unit records the clock of its last change, and a kept result is valid while that
 //! record is older than the result. The clock runs across puzzles, so nothing carries over.
 
-use super::board::{Board, CELL_UNITS, Cells, bit, cells_of};
+use super::bits::Bits;
+use super::board::{Board, CELL_UNITS, Cells, UNIT_MASK, bit, cells_of};
 use super::singles::{self, BOX_COL_ROW};
 use super::strong_links::{self, Key};
 use super::subsets;
@@ -39,10 +40,11 @@ pub(crate) enum UnitRung {
 
 /// Each unit's full house and hidden singles, by the unit's place in Sudoku Explainer's
 /// order ([`BOX_COL_ROW`]): they are looked for at every step, and a step changes a few units.
-#[derive(Default)]
 struct Singles {
     /// The units whose cells changed since they were last looked at (bit `u` for unit `u`).
     dirty: u32,
+    /// Per unit, the digits whose places there changed since it was last looked at.
+    dirty_digits: [u16; 27],
     /// The units with a full house (bit `k` for the `k`-th unit of the order).
     full: u32,
     /// The units with a hidden single (bit `k` for the `k`-th unit of the order).
@@ -84,7 +86,10 @@ impl Default for Memo {
             clock: 1,
             singles: Singles {
                 dirty: ALL_UNITS,
-                ..Singles::default()
+                dirty_digits: [0x1ff; 27],
+                full: 0,
+                hidden: 0,
+                digits: [0; 27],
             },
             digit_changed: [1; 9],
             unit_changed: [1; 27],
@@ -123,12 +128,16 @@ impl Memo {
         self.unit_changed = [self.clock; 27];
         self.cell_changed = [self.clock; 81];
         self.singles.dirty = ALL_UNITS;
+        self.singles.dirty_digits = [0x1ff; 27];
     }
 
     /// Records what changed between `before` and `after` (one step).
     pub fn changed(&mut self, before: &Board, after: &Board) {
         let (digits, cells) = Self::difference(before, after);
-        self.record(digits, cells);
+        let changes: Vec<(Cells, u16)> = cells_of(cells)
+            .map(|c| (bit(c), before.cell[c] ^ after.cell[c]))
+            .collect();
+        self.record(digits, &changes);
     }
 
     /// The digits whose places differ between `before` and `after`, and the cells whose
@@ -154,12 +163,22 @@ impl Memo {
         (digits, cells)
     }
 
-    /// Records one step that changed the places of `digits` (bit d for digit d + 1) and the
-    /// candidates or value of `cells`.
-    pub fn record(&mut self, digits: u16, cells: Cells) {
+    /// Records one step that changed the places of `digits` (bit d for digit d + 1): each of
+    /// `changes` is a set of cells and the candidates (or, for a cell given its digit, all the
+    /// candidates) they lost.
+    pub fn record(&mut self, digits: u16, changes: &[(Cells, u16)]) {
         self.clock += 1;
         for d in super::board::digits_of(digits) {
             self.digit_changed[d] = self.clock;
+        }
+        let mut cells = 0;
+        for &(set, lost) in changes {
+            cells |= set;
+            for c in cells_of(set) {
+                for &u in &CELL_UNITS[c] {
+                    self.singles.dirty_digits[u as usize] |= lost;
+                }
+            }
         }
         let mut units = 0u32;
         for c in cells_of(cells) {
@@ -182,12 +201,22 @@ impl Memo {
             let u = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
             let k = 1u32 << ORDER_OF[u];
-            if singles::full_house_in(b, u).is_some() {
+            let empty = b.empty & UNIT_MASK[u];
+            if empty.one() && b.cell[empty.trailing_zeros() as usize] != 0 {
                 s.full |= k;
             } else {
                 s.full &= !k;
             }
-            let digits = singles::singles_in(b, u);
+            // Only the digits whose places changed in the unit can have gained or lost a
+            // single there.
+            let mut digits = s.digits[u];
+            for d in super::board::digits_of(std::mem::take(&mut s.dirty_digits[u])) {
+                if (b.digit[d] & UNIT_MASK[u]).one() {
+                    digits |= 1 << d;
+                } else {
+                    digits &= !(1 << d);
+                }
+            }
             s.digits[u] = digits;
             if digits != 0 {
                 s.hidden |= k;
@@ -218,7 +247,8 @@ impl Memo {
     ) -> &T {
         // Changes made after the result was computed carry a later clock.
         if slot.0 < changed {
-            *slot = (clock, compute());
+            slot.1 = compute();
+            slot.0 = clock;
         }
         &slot.1
     }

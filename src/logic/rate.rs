@@ -199,7 +199,17 @@ fn find(
 ) -> Result<Option<Hint>, GradeError> {
     use chains::multiple::Kind;
     Ok(match rung {
-        Rung::HiddenSingle => s.memo.hidden_single(b),
+        Rung::HiddenSingle => {
+            let h = s.memo.hidden_single(b);
+            // The kept search must find what a search from scratch finds, at every step of
+            // every test.
+            #[cfg(test)]
+            {
+                let key = |h: &Option<Hint>| h.map(|h| (h.tech, h.place, h.elim, h.cells));
+                assert_eq!(key(&h), key(&singles::hidden_single(b)));
+            }
+            h
+        }
         Rung::DirectLocking => s.memo.direct_locking(b),
         Rung::DirectHiddenPair => s.memo.unit_rung(b, UnitRung::DirectHiddenPair),
         Rung::NakedSingle => singles::naked_single(b),
@@ -250,15 +260,27 @@ fn als_wing(b: &Board, n: usize, s: &mut Scratch) -> Option<Hint> {
     wings::als_wing(b, n, &mut s.wings, clock, changed)
 }
 
+/// The most cell sets one hint changes: one per digit it removes, and a placement's cell and
+/// peers.
+const MAX_CHANGES: usize = 11;
+
 /// Applies a hint. Returns the digits whose places changed and the cells whose candidates or
-/// value changed, both empty when it changes nothing (which would make the loop spin).
-fn apply(b: &mut Board, h: &Hint) -> (u16, Cells) {
-    let (mut digits, mut cells) = (0u16, 0 as Cells);
+/// value changed, both empty when it changes nothing (which would make the loop spin); fills
+/// the start of `changes` with sets of cells and the candidates they lost, and returns how
+/// many.
+fn apply(
+    b: &mut Board,
+    h: &Hint,
+    changes: &mut [(Cells, u16); MAX_CHANGES],
+) -> (u16, Cells, usize) {
+    let (mut digits, mut cells, mut n) = (0u16, 0 as Cells, 0);
     for d in 0..9 {
         let gone = h.elim[d] & b.digit[d];
         if gone != 0 {
             digits |= 1 << d;
             cells |= gone;
+            changes[n] = (gone, 1 << d);
+            n += 1;
             for c in cells_of(gone) {
                 b.remove(c, d);
             }
@@ -268,12 +290,16 @@ fn apply(b: &mut Board, h: &Hint) -> (u16, Cells) {
         let (cell, d) = (cell as usize, d as usize);
         if b.value[cell] == 0 && b.has(cell, d) {
             // The cell loses all its candidates (`d` among them), its peers lose `d`.
+            let peers = PEERS[cell] & b.digit[d];
             digits |= b.cell[cell];
-            cells |= bit(cell) | PEERS[cell] & b.digit[d];
+            cells |= bit(cell) | peers;
+            changes[n] = (bit(cell), b.cell[cell]);
+            changes[n + 1] = (peers, 1 << d);
+            n += 2;
             b.place(cell, d);
         }
     }
-    (digits, cells)
+    (digits, cells, n)
 }
 
 fn to_step(h: &Hint) -> Step {
@@ -376,7 +402,10 @@ pub(crate) fn run(
                 Err(GradeError::TooHard)
             };
         };
-        let tenths = hint.tenths();
+        // `Hint::tenths` without the library call `round` is (a portable build has no
+        // instruction for it): ratings are positive and close to whole tenths.
+        let tenths = (hint.diff * 10.0 + 0.5) as u16;
+        debug_assert_eq!(tenths, hint.tenths());
         if tenths >= limit {
             ensure()?;
             return Ok(Bounded::AtLeast(limit));
@@ -387,7 +416,8 @@ pub(crate) fn run(
         }
         #[cfg(debug_assertions)]
         let before = board;
-        let (digits, cells) = apply(&mut board, &hint);
+        let mut changes = [(0, 0); MAX_CHANGES];
+        let (digits, cells, n) = apply(&mut board, &hint, &mut changes);
         if cells == 0 {
             // A hint that changes nothing would be found again forever.
             ensure()?;
@@ -395,7 +425,7 @@ pub(crate) fn run(
         }
         #[cfg(debug_assertions)]
         debug_assert_eq!((digits, cells), memo::Memo::difference(&before, &board));
-        scratch.memo.record(digits, cells);
+        scratch.memo.record(digits, &changes[..n]);
         nsteps += 1;
         let t = hint.tech as usize;
         count[t] += 1;
