@@ -10,7 +10,7 @@
 
 use super::bits::Bits;
 use super::board::{Board, CELL_UNITS, Cells, UNIT_MASK, bit, cells_of};
-use super::singles::{self, BOX_COL_ROW};
+use super::singles::{self, BOX_COL_ROW, Single};
 use super::strong_links::{self, Key};
 use super::subsets;
 use super::technique::Hint;
@@ -132,6 +132,7 @@ impl Memo {
     }
 
     /// Records what changed between `before` and `after` (one step).
+    #[cfg(test)]
     pub fn changed(&mut self, before: &Board, after: &Board) {
         let (digits, cells) = Self::difference(before, after);
         let changes: Vec<(Cells, u16)> = cells_of(cells)
@@ -144,6 +145,7 @@ impl Memo {
     /// candidates or value differ. The candidates of a cell are the bits of the digits' sets,
     /// and a placed cell leaves `empty`: the cells that changed are those where a digit's set
     /// or `empty` differs.
+    #[cfg(any(test, debug_assertions))]
     pub fn difference(before: &Board, after: &Board) -> (u16, Cells) {
         let mut cells = before.empty ^ after.empty;
         let mut digits = 0u16;
@@ -194,7 +196,7 @@ impl Memo {
     /// A full house, else the first hidden single in Sudoku Explainer's unit order (then the
     /// lowest digit): [`singles::hidden_single`], looking again only at the units changed
     /// since the last call.
-    pub fn hidden_single(&mut self, b: &Board) -> Option<Hint> {
+    pub fn single(&mut self, b: &Board) -> Option<Single> {
         let s = &mut self.singles;
         let mut dirty = std::mem::take(&mut s.dirty);
         while dirty != 0 {
@@ -233,6 +235,11 @@ impl Memo {
             return Some(singles::hidden_single_at(b, u, d));
         }
         None
+    }
+
+    /// [`single`](Self::single) as a hint.
+    pub fn hidden_single(&mut self, b: &Board) -> Option<Hint> {
+        self.single(b).map(|s| s.hint())
     }
 
     /// A result kept for digit `d` if still valid, else `compute`d and kept. Lent, not

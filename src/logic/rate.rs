@@ -366,15 +366,34 @@ pub(crate) fn run(
         }
     };
     scratch.memo.start();
-    let (mut er, mut ep, mut ed) = (0.0f64, 0.0f64, 0.0f64);
-    let mut hardest = Technique::FullHouse;
-    let mut count = [0u32; TECHNIQUES];
-    let mut lowest = [u16::MAX; TECHNIQUES];
-    let mut nsteps = 0u32;
+    let mut tally = Tally::default();
+    // Most steps of most puzzles are singles: with no steps to record, they are placed as the
+    // kept search finds them, without building a hint.
+    let fast = rungs.first() == Some(&Rung::HiddenSingle) && steps.is_none();
     while !board.is_solved() {
         if budget.spent() {
             ensure()?;
             return Err(GradeError::Aborted);
+        }
+        if fast && let Some(s) = scratch.memo.single(&board) {
+            #[cfg(test)]
+            {
+                let key = |h: Option<Hint>| h.map(|h| (h.tech, h.place, h.elim, h.cells));
+                assert_eq!(key(Some(s.hint())), key(singles::hidden_single(&board)));
+            }
+            if s.tenths >= limit {
+                ensure()?;
+                return Ok(Bounded::AtLeast(limit));
+            }
+            // A single places a candidate of an empty cell: the cell loses all its
+            // candidates, its peers lose the digit.
+            let (cell, d) = (s.cell, s.d);
+            let digits = board.cell[cell];
+            let changes = [(bit(cell), digits), (PEERS[cell] & board.digit[d], 1 << d)];
+            board.place(cell, d);
+            scratch.memo.record(digits, &changes);
+            tally.add(s.tech, s.diff, s.tenths, true);
+            continue;
         }
         let mut found = None;
         for (i, &r) in rungs.iter().enumerate() {
@@ -410,10 +429,6 @@ pub(crate) fn run(
             ensure()?;
             return Ok(Bounded::AtLeast(limit));
         }
-        if hint.diff > er {
-            er = hint.diff;
-            hardest = hint.tech;
-        }
         #[cfg(debug_assertions)]
         let before = board;
         let mut changes = [(0, 0); MAX_CHANGES];
@@ -426,36 +441,78 @@ pub(crate) fn run(
         #[cfg(debug_assertions)]
         debug_assert_eq!((digits, cells), memo::Memo::difference(&before, &board));
         scratch.memo.record(digits, &changes[..n]);
-        nsteps += 1;
-        let t = hint.tech as usize;
-        count[t] += 1;
-        lowest[t] = lowest[t].min(tenths);
-        if ep == 0.0 {
-            if ed == 0.0 {
-                ed = er;
-            }
-            if hint.place.is_some() {
-                ep = er;
-            }
-        }
+        tally.add(hint.tech, hint.diff, tenths, hint.place.is_some());
         if let Some(steps) = steps.as_deref_mut() {
             steps.push(to_step(&hint));
         }
     }
-    let mut techniques: Vec<(Technique, u32)> = (0..TECHNIQUES)
-        .filter(|&t| count[t] > 0)
-        .map(|t| (TECHNIQUE_LIST[t], count[t]))
-        .collect();
-    techniques.sort_by_key(|&(t, _)| (lowest[t as usize], t));
-    let tenths = |x: f64| (x * 10.0).round() as u16;
-    Ok(Bounded::Rated(Rating {
-        er: tenths(er),
-        ep: tenths(ep),
-        ed: tenths(ed),
-        hardest,
-        steps: nsteps,
-        techniques,
-    }))
+    Ok(Bounded::Rated(tally.rating()))
+}
+
+/// What the steps so far add up to.
+struct Tally {
+    er: f64,
+    ep: f64,
+    ed: f64,
+    hardest: Technique,
+    steps: u32,
+    /// Per technique, its steps and its easiest step's rating.
+    count: [u32; TECHNIQUES],
+    lowest: [u16; TECHNIQUES],
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally {
+            er: 0.0,
+            ep: 0.0,
+            ed: 0.0,
+            hardest: Technique::FullHouse,
+            steps: 0,
+            count: [0; TECHNIQUES],
+            lowest: [u16::MAX; TECHNIQUES],
+        }
+    }
+}
+
+impl Tally {
+    /// One step, rated `diff` (`tenths`), that placed a digit or not.
+    #[inline(always)]
+    fn add(&mut self, tech: Technique, diff: f64, tenths: u16, places: bool) {
+        if diff > self.er {
+            self.er = diff;
+            self.hardest = tech;
+        }
+        self.steps += 1;
+        let t = tech as usize;
+        self.count[t] += 1;
+        self.lowest[t] = self.lowest[t].min(tenths);
+        if self.ep == 0.0 {
+            if self.ed == 0.0 {
+                self.ed = self.er;
+            }
+            if places {
+                self.ep = self.er;
+            }
+        }
+    }
+
+    fn rating(&self) -> Rating {
+        let mut techniques: Vec<(Technique, u32)> = (0..TECHNIQUES)
+            .filter(|&t| self.count[t] > 0)
+            .map(|t| (TECHNIQUE_LIST[t], self.count[t]))
+            .collect();
+        techniques.sort_by_key(|&(t, _)| (self.lowest[t as usize], t));
+        let tenths = |x: f64| (x * 10.0).round() as u16;
+        Rating {
+            er: tenths(self.er),
+            ep: tenths(self.ep),
+            ed: tenths(self.ed),
+            hardest: self.hardest,
+            steps: self.steps,
+            techniques,
+        }
+    }
 }
 
 /// Every technique, indexed by its discriminant.

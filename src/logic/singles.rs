@@ -6,7 +6,7 @@
 //! then columns, then rows; digits upwards), because the rater applies the first hint found.
 
 use super::bits::Bits;
-use super::board::{BOX0, Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of, digits_of};
+use super::board::{BOX0, Board, COL0, ROW0, UNIT_MASK, bit, cells_of, digits_of};
 use super::technique::{Hint, Technique};
 
 /// Boxes, then columns, then rows: the order in which Sudoku Explainer walks the units for
@@ -30,31 +30,51 @@ fn placement(tech: Technique, diff: f64, cell: usize, d: usize, cells: u128) -> 
     h
 }
 
+/// A full house or hidden single, before it is made a [`Hint`]: the rater places most singles
+/// without one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Single {
+    pub tech: Technique,
+    pub diff: f64,
+    /// The rating in tenths (10, 12 or 15).
+    pub tenths: u16,
+    pub cell: usize,
+    /// The digit, 0-based.
+    pub d: usize,
+    /// The cells of the hint: the unit's empty cells.
+    pub cells: u128,
+}
+
+impl Single {
+    pub fn hint(&self) -> Hint {
+        placement(self.tech, self.diff, self.cell, self.d, self.cells)
+    }
+}
+
 /// The full house of unit `u`, if it has one empty cell and that cell a candidate.
 #[inline]
-pub(crate) fn full_house_in(b: &Board, u: usize) -> Option<Hint> {
+pub(crate) fn full_house_in(b: &Board, u: usize) -> Option<Single> {
     let empty = b.empty & UNIT_MASK[u];
     if !empty.one() {
         return None;
     }
     let cell = empty.trailing_zeros() as usize;
     let m = b.cell[cell];
-    (m != 0).then(|| {
-        placement(
-            Technique::FullHouse,
-            1.0,
-            cell,
-            m.trailing_zeros() as usize,
-            empty,
-        )
+    (m != 0).then(|| Single {
+        tech: Technique::FullHouse,
+        diff: 1.0,
+        tenths: 10,
+        cell,
+        d: m.trailing_zeros() as usize,
+        cells: empty,
     })
 }
 
 /// The digits with one place in unit `u`.
-#[inline]
+#[cfg(test)]
 pub(crate) fn singles_in(b: &Board, u: usize) -> u16 {
     let (mut once, mut twice) = (0u16, 0u16);
-    for &c in &UNIT_CELLS[u] {
+    for &c in &super::board::UNIT_CELLS[u] {
         let m = b.cell[usize::from(c)];
         twice |= once & m;
         once |= m;
@@ -67,25 +87,32 @@ pub(crate) fn singles_in(b: &Board, u: usize) -> u16 {
 /// find.
 #[cfg(test)]
 pub(crate) fn hidden_single(b: &Board) -> Option<Hint> {
-    if let Some(h) = BOX_COL_ROW.iter().find_map(|&u| full_house_in(b, u)) {
-        return Some(h);
+    if let Some(s) = BOX_COL_ROW.iter().find_map(|&u| full_house_in(b, u)) {
+        return Some(s.hint());
     }
     BOX_COL_ROW.iter().find_map(|&u| {
         let single = singles_in(b, u);
-        (single != 0).then(|| hidden_single_at(b, u, single.trailing_zeros() as usize))
+        (single != 0).then(|| hidden_single_at(b, u, single.trailing_zeros() as usize).hint())
     })
 }
 
 /// The hidden single of digit `d` in unit `u` (1.2 in a box, 1.5 in a line).
-pub(crate) fn hidden_single_at(b: &Board, u: usize, d: usize) -> Hint {
+pub(crate) fn hidden_single_at(b: &Board, u: usize, d: usize) -> Single {
     let mask = UNIT_MASK[u];
     let cell = (b.digit[d] & mask).trailing_zeros() as usize;
-    let (tech, diff) = if u < ROW0 {
-        (Technique::HiddenSingleBox, 1.2)
+    let (tech, diff, tenths) = if u < ROW0 {
+        (Technique::HiddenSingleBox, 1.2, 12)
     } else {
-        (Technique::HiddenSingleLine, 1.5)
+        (Technique::HiddenSingleLine, 1.5, 15)
     };
-    placement(tech, diff, cell, d, mask & b.empty)
+    Single {
+        tech,
+        diff,
+        tenths,
+        cell,
+        d,
+        cells: mask & b.empty,
+    }
 }
 
 /// A cell with one candidate (2.3).
