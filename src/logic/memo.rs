@@ -173,21 +173,16 @@ impl Memo {
         for d in super::board::digits_of(digits) {
             self.digit_changed[d] = self.clock;
         }
-        let mut cells = 0;
-        for &(set, lost) in changes {
-            cells |= set;
-            for c in cells_of(set) {
-                for &u in &CELL_UNITS[c] {
-                    self.singles.dirty_digits[u as usize] |= lost;
-                }
-            }
-        }
+        // A cell in two sets is marked twice, with the same clock.
         let mut units = 0u32;
-        for c in cells_of(cells) {
-            self.cell_changed[c] = self.clock;
-            for &u in &CELL_UNITS[c] {
-                self.unit_changed[u as usize] = self.clock;
-                units |= 1 << u;
+        for &(set, lost) in changes {
+            for c in cells_of(set) {
+                self.cell_changed[c] = self.clock;
+                for &u in &CELL_UNITS[c] {
+                    self.unit_changed[u as usize] = self.clock;
+                    self.singles.dirty_digits[u as usize] |= lost;
+                    units |= 1 << u;
+                }
             }
         }
         self.singles.dirty |= units;
@@ -202,29 +197,21 @@ impl Memo {
         while dirty != 0 {
             let u = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
-            let k = 1u32 << ORDER_OF[u];
-            let empty = b.empty & UNIT_MASK[u];
-            if empty.one() && b.cell[empty.trailing_zeros() as usize] != 0 {
-                s.full |= k;
-            } else {
-                s.full &= !k;
-            }
+            // Without branches: whether a unit holds a single is what no branch predicts.
+            let (k, mask) = (ORDER_OF[u], UNIT_MASK[u]);
+            let empty = b.empty & mask;
+            let last = (empty.trailing_zeros() as usize).min(80);
+            let full = empty.one() & (b.cell[last] != 0);
+            s.full = (s.full & !(1 << k)) | u32::from(full) << k;
             // Only the digits whose places changed in the unit can have gained or lost a
             // single there.
-            let mut digits = s.digits[u];
-            for d in super::board::digits_of(std::mem::take(&mut s.dirty_digits[u])) {
-                if (b.digit[d] & UNIT_MASK[u]).one() {
-                    digits |= 1 << d;
-                } else {
-                    digits &= !(1 << d);
-                }
+            let changed = std::mem::take(&mut s.dirty_digits[u]);
+            let mut digits = s.digits[u] & !changed;
+            for d in super::board::digits_of(changed) {
+                digits |= u16::from((b.digit[d] & mask).one()) << d;
             }
             s.digits[u] = digits;
-            if digits != 0 {
-                s.hidden |= k;
-            } else {
-                s.hidden &= !k;
-            }
+            s.hidden = (s.hidden & !(1 << k)) | u32::from(digits != 0) << k;
         }
         if s.full != 0 {
             return singles::full_house_in(b, BOX_COL_ROW[s.full.trailing_zeros() as usize]);
