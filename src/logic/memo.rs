@@ -41,15 +41,18 @@ pub(crate) enum UnitRung {
 /// Each unit's full house and hidden singles, by the unit's place in Sudoku Explainer's
 /// order ([`BOX_COL_ROW`]): they are looked for at every step, and a step changes a few units.
 struct Singles {
-    /// The units whose cells changed since they were last looked at (bit `u` for unit `u`).
+    /// The units (bit `k` for the `k`-th unit of the order) whose full house may have changed
+    /// since they were last looked at.
+    full_dirty: u32,
+    /// The units whose hidden singles may have changed since they were last looked at.
     dirty: u32,
     /// Per unit, the digits whose places there changed since it was last looked at.
     dirty_digits: [u16; 27],
-    /// The units with a full house (bit `k` for the `k`-th unit of the order).
+    /// The units with a full house.
     full: u32,
-    /// The units with a hidden single (bit `k` for the `k`-th unit of the order).
+    /// The units with a hidden single, where not `dirty`.
     hidden: u32,
-    /// Per unit, its digits with one place.
+    /// Per unit, its digits with one place, where not `dirty`.
     digits: [u16; 27],
 }
 
@@ -85,6 +88,7 @@ impl Default for Memo {
         Memo {
             clock: 1,
             singles: Singles {
+                full_dirty: ALL_UNITS,
                 dirty: ALL_UNITS,
                 dirty_digits: [0x1ff; 27],
                 full: 0,
@@ -127,6 +131,7 @@ impl Memo {
         self.digit_changed = [self.clock; 9];
         self.unit_changed = [self.clock; 27];
         self.cell_changed = [self.clock; 81];
+        self.singles.full_dirty = ALL_UNITS;
         self.singles.dirty = ALL_UNITS;
         self.singles.dirty_digits = [0x1ff; 27];
     }
@@ -181,10 +186,11 @@ impl Memo {
                 for &u in &CELL_UNITS[c] {
                     self.unit_changed[u as usize] = self.clock;
                     self.singles.dirty_digits[u as usize] |= lost;
-                    units |= 1 << u;
+                    units |= 1 << ORDER_OF[u as usize];
                 }
             }
         }
+        self.singles.full_dirty |= units;
         self.singles.dirty |= units;
     }
 
@@ -193,16 +199,33 @@ impl Memo {
     /// since the last call.
     pub fn single(&mut self, b: &Board) -> Option<Single> {
         let s = &mut self.singles;
-        let mut dirty = std::mem::take(&mut s.dirty);
+        let mut dirty = std::mem::take(&mut s.full_dirty);
         while dirty != 0 {
-            let u = dirty.trailing_zeros() as usize;
+            let k = dirty.trailing_zeros();
             dirty &= dirty - 1;
-            // Without branches: whether a unit holds a single is what no branch predicts.
-            let (k, mask) = (ORDER_OF[u], UNIT_MASK[u]);
-            let empty = b.empty & mask;
-            let last = (empty.trailing_zeros() as usize).min(80);
-            let full = empty.one() & (b.cell[last] != 0);
+            let empty = b.empty & UNIT_MASK[BOX_COL_ROW[k as usize]];
+            let full = empty.one() && b.cell[empty.trailing_zeros() as usize] != 0;
             s.full = (s.full & !(1 << k)) | u32::from(full) << k;
+        }
+        if s.full != 0 {
+            return singles::full_house_in(b, BOX_COL_ROW[s.full.trailing_zeros() as usize]);
+        }
+        // Hidden singles: the first unit of the order with one. Units changed since they were
+        // last looked at are looked at again only up to the first unit known to have one.
+        loop {
+            let known = s.hidden & !s.dirty;
+            if s.dirty == 0 || (known != 0 && s.dirty.trailing_zeros() > known.trailing_zeros()) {
+                if known == 0 {
+                    return None;
+                }
+                let u = BOX_COL_ROW[known.trailing_zeros() as usize];
+                let d = s.digits[u].trailing_zeros() as usize;
+                return Some(singles::hidden_single_at(b, u, d));
+            }
+            let k = s.dirty.trailing_zeros();
+            s.dirty &= s.dirty - 1;
+            let u = BOX_COL_ROW[k as usize];
+            let mask = UNIT_MASK[u];
             // Only the digits whose places changed in the unit can have gained or lost a
             // single there.
             let changed = std::mem::take(&mut s.dirty_digits[u]);
@@ -213,15 +236,6 @@ impl Memo {
             s.digits[u] = digits;
             s.hidden = (s.hidden & !(1 << k)) | u32::from(digits != 0) << k;
         }
-        if s.full != 0 {
-            return singles::full_house_in(b, BOX_COL_ROW[s.full.trailing_zeros() as usize]);
-        }
-        if s.hidden != 0 {
-            let u = BOX_COL_ROW[s.hidden.trailing_zeros() as usize];
-            let d = s.digits[u].trailing_zeros() as usize;
-            return Some(singles::hidden_single_at(b, u, d));
-        }
-        None
     }
 
     /// [`single`](Self::single) as a hint.
