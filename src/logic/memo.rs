@@ -41,14 +41,14 @@ pub(crate) enum UnitRung {
 /// Each unit's full house and hidden singles, by the unit's place in Sudoku Explainer's
 /// order ([`BOX_COL_ROW`]): they are looked for at every step, and a step changes a few units.
 struct Singles {
-    /// The units (bit `k` for the `k`-th unit of the order) whose full house may have changed
+    /// The units (bit `k` for the `k`-th unit of the order) whose empty cells may have changed
     /// since they were last looked at.
     full_dirty: u32,
     /// The units whose hidden singles may have changed since they were last looked at.
     dirty: u32,
     /// Per unit, the digits whose places there changed since it was last looked at.
     dirty_digits: [u16; 27],
-    /// The units with a full house.
+    /// The units with one empty cell.
     full: u32,
     /// The units with a hidden single, where not `dirty`.
     hidden: u32,
@@ -143,7 +143,7 @@ impl Memo {
         let changes: Vec<(Cells, u16)> = cells_of(cells)
             .map(|c| (bit(c), before.cell[c] ^ after.cell[c]))
             .collect();
-        self.record(digits, &changes);
+        self.record(digits, &changes, before.empty & !after.empty);
     }
 
     /// The digits whose places differ between `before` and `after`, and the cells whose
@@ -172,8 +172,8 @@ impl Memo {
 
     /// Records one step that changed the places of `digits` (bit d for digit d + 1): each of
     /// `changes` is a set of cells and the candidates (or, for a cell given its digit, all the
-    /// candidates) they lost.
-    pub fn record(&mut self, digits: u16, changes: &[(Cells, u16)]) {
+    /// candidates) they lost; `placed` are the cells given a digit.
+    pub fn record(&mut self, digits: u16, changes: &[(Cells, u16)], placed: Cells) {
         self.clock += 1;
         for d in super::board::digits_of(digits) {
             self.digit_changed[d] = self.clock;
@@ -190,8 +190,13 @@ impl Memo {
                 }
             }
         }
-        self.singles.full_dirty |= units;
         self.singles.dirty |= units;
+        // A unit's empty cells change only where a digit is placed.
+        for c in cells_of(placed) {
+            for &u in &CELL_UNITS[c] {
+                self.singles.full_dirty |= 1 << ORDER_OF[u as usize];
+            }
+        }
     }
 
     /// A full house, else the first hidden single in Sudoku Explainer's unit order (then the
@@ -204,11 +209,16 @@ impl Memo {
             let k = dirty.trailing_zeros();
             dirty &= dirty - 1;
             let empty = b.empty & UNIT_MASK[BOX_COL_ROW[k as usize]];
-            let full = empty.one() && b.cell[empty.trailing_zeros() as usize] != 0;
-            s.full = (s.full & !(1 << k)) | u32::from(full) << k;
+            s.full = (s.full & !(1 << k)) | u32::from(empty.one()) << k;
         }
-        if s.full != 0 {
-            return singles::full_house_in(b, BOX_COL_ROW[s.full.trailing_zeros() as usize]);
+        // Units with one empty cell: a full house unless that cell has no candidate left.
+        let mut full = s.full;
+        while full != 0 {
+            let u = BOX_COL_ROW[full.trailing_zeros() as usize];
+            full &= full - 1;
+            if let Some(single) = singles::full_house_in(b, u) {
+                return Some(single);
+            }
         }
         // Hidden singles: the first unit of the order with one. Units changed since they were
         // last looked at are looked at again only up to the first unit known to have one.
