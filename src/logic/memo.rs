@@ -41,18 +41,15 @@ pub(crate) enum UnitRung {
 /// Each unit's full house and hidden singles, by the unit's place in Sudoku Explainer's
 /// order ([`BOX_COL_ROW`]): they are looked for at every step, and a step changes a few units.
 struct Singles {
-    /// The units (bit `k` for the `k`-th unit of the order) whose empty cells may have changed
-    /// since they were last looked at.
-    full_dirty: u32,
-    /// The units whose hidden singles may have changed since they were last looked at.
+    /// The units whose cells changed since they were last looked at (bit `u` for unit `u`).
     dirty: u32,
     /// Per unit, the digits whose places there changed since it was last looked at.
     dirty_digits: [u16; 27],
-    /// The units with one empty cell.
+    /// The units with a full house (bit `k` for the `k`-th unit of the order).
     full: u32,
-    /// The units with a hidden single, where not `dirty`.
+    /// The units with a hidden single (bit `k` for the `k`-th unit of the order).
     hidden: u32,
-    /// Per unit, its digits with one place, where not `dirty`.
+    /// Per unit, its digits with one place.
     digits: [u16; 27],
 }
 
@@ -88,7 +85,6 @@ impl Default for Memo {
         Memo {
             clock: 1,
             singles: Singles {
-                full_dirty: ALL_UNITS,
                 dirty: ALL_UNITS,
                 dirty_digits: [0x1ff; 27],
                 full: 0,
@@ -131,7 +127,6 @@ impl Memo {
         self.digit_changed = [self.clock; 9];
         self.unit_changed = [self.clock; 27];
         self.cell_changed = [self.clock; 81];
-        self.singles.full_dirty = ALL_UNITS;
         self.singles.dirty = ALL_UNITS;
         self.singles.dirty_digits = [0x1ff; 27];
     }
@@ -143,7 +138,7 @@ impl Memo {
         let changes: Vec<(Cells, u16)> = cells_of(cells)
             .map(|c| (bit(c), before.cell[c] ^ after.cell[c]))
             .collect();
-        self.record(digits, &changes, before.empty & !after.empty);
+        self.record(digits, &changes);
     }
 
     /// The digits whose places differ between `before` and `after`, and the cells whose
@@ -172,31 +167,30 @@ impl Memo {
 
     /// Records one step that changed the places of `digits` (bit d for digit d + 1): each of
     /// `changes` is a set of cells and the candidates (or, for a cell given its digit, all the
-    /// candidates) they lost; `placed` are the cells given a digit.
-    pub fn record(&mut self, digits: u16, changes: &[(Cells, u16)], placed: Cells) {
+    /// candidates) they lost.
+    pub fn record(&mut self, digits: u16, changes: &[(Cells, u16)]) {
         self.clock += 1;
         for d in super::board::digits_of(digits) {
             self.digit_changed[d] = self.clock;
         }
-        // A cell in two sets is marked twice, with the same clock.
-        let mut units = 0u32;
+        let mut cells = 0;
         for &(set, lost) in changes {
+            cells |= set;
             for c in cells_of(set) {
-                self.cell_changed[c] = self.clock;
                 for &u in &CELL_UNITS[c] {
-                    self.unit_changed[u as usize] = self.clock;
                     self.singles.dirty_digits[u as usize] |= lost;
-                    units |= 1 << ORDER_OF[u as usize];
                 }
             }
         }
-        self.singles.dirty |= units;
-        // A unit's empty cells change only where a digit is placed.
-        for c in cells_of(placed) {
+        let mut units = 0u32;
+        for c in cells_of(cells) {
+            self.cell_changed[c] = self.clock;
             for &u in &CELL_UNITS[c] {
-                self.singles.full_dirty |= 1 << ORDER_OF[u as usize];
+                self.unit_changed[u as usize] = self.clock;
+                units |= 1 << u;
             }
         }
+        self.singles.dirty |= units;
     }
 
     /// A full house, else the first hidden single in Sudoku Explainer's unit order (then the
@@ -204,48 +198,43 @@ impl Memo {
     /// since the last call.
     pub fn single(&mut self, b: &Board) -> Option<Single> {
         let s = &mut self.singles;
-        let mut dirty = std::mem::take(&mut s.full_dirty);
+        let mut dirty = std::mem::take(&mut s.dirty);
         while dirty != 0 {
-            let k = dirty.trailing_zeros();
+            let u = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
-            let empty = b.empty & UNIT_MASK[BOX_COL_ROW[k as usize]];
-            s.full = (s.full & !(1 << k)) | u32::from(empty.one()) << k;
-        }
-        // Units with one empty cell: a full house unless that cell has no candidate left.
-        let mut full = s.full;
-        while full != 0 {
-            let u = BOX_COL_ROW[full.trailing_zeros() as usize];
-            full &= full - 1;
-            if let Some(single) = singles::full_house_in(b, u) {
-                return Some(single);
+            let k = 1u32 << ORDER_OF[u];
+            let empty = b.empty & UNIT_MASK[u];
+            if empty.one() && b.cell[empty.trailing_zeros() as usize] != 0 {
+                s.full |= k;
+            } else {
+                s.full &= !k;
             }
-        }
-        // Hidden singles: the first unit of the order with one. Units changed since they were
-        // last looked at are looked at again only up to the first unit known to have one.
-        loop {
-            let known = s.hidden & !s.dirty;
-            if s.dirty == 0 || (known != 0 && s.dirty.trailing_zeros() > known.trailing_zeros()) {
-                if known == 0 {
-                    return None;
-                }
-                let u = BOX_COL_ROW[known.trailing_zeros() as usize];
-                let d = s.digits[u].trailing_zeros() as usize;
-                return Some(singles::hidden_single_at(b, u, d));
-            }
-            let k = s.dirty.trailing_zeros();
-            s.dirty &= s.dirty - 1;
-            let u = BOX_COL_ROW[k as usize];
-            let mask = UNIT_MASK[u];
             // Only the digits whose places changed in the unit can have gained or lost a
             // single there.
-            let changed = std::mem::take(&mut s.dirty_digits[u]);
-            let mut digits = s.digits[u] & !changed;
-            for d in super::board::digits_of(changed) {
-                digits |= u16::from((b.digit[d] & mask).one()) << d;
+            let mut digits = s.digits[u];
+            for d in super::board::digits_of(std::mem::take(&mut s.dirty_digits[u])) {
+                if (b.digit[d] & UNIT_MASK[u]).one() {
+                    digits |= 1 << d;
+                } else {
+                    digits &= !(1 << d);
+                }
             }
             s.digits[u] = digits;
-            s.hidden = (s.hidden & !(1 << k)) | u32::from(digits != 0) << k;
+            if digits != 0 {
+                s.hidden |= k;
+            } else {
+                s.hidden &= !k;
+            }
         }
+        if s.full != 0 {
+            return singles::full_house_in(b, BOX_COL_ROW[s.full.trailing_zeros() as usize]);
+        }
+        if s.hidden != 0 {
+            let u = BOX_COL_ROW[s.hidden.trailing_zeros() as usize];
+            let d = s.digits[u].trailing_zeros() as usize;
+            return Some(singles::hidden_single_at(b, u, d));
+        }
+        None
     }
 
     /// [`single`](Self::single) as a hint.

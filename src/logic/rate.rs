@@ -391,7 +391,7 @@ pub(crate) fn run(
             let digits = board.cell[cell];
             let changes = [(bit(cell), digits), (PEERS[cell] & board.digit[d], 1 << d)];
             board.place(cell, d);
-            scratch.memo.record(digits, &changes, bit(cell));
+            scratch.memo.record(digits, &changes);
             tally.add(s.tech, s.diff, s.tenths, true);
             continue;
         }
@@ -432,9 +432,7 @@ pub(crate) fn run(
         #[cfg(debug_assertions)]
         let before = board;
         let mut changes = [(0, 0); MAX_CHANGES];
-        let empty = board.empty;
         let (digits, cells, n) = apply(&mut board, &hint, &mut changes);
-        let placed = empty & !board.empty;
         if cells == 0 {
             // A hint that changes nothing would be found again forever.
             ensure()?;
@@ -442,7 +440,7 @@ pub(crate) fn run(
         }
         #[cfg(debug_assertions)]
         debug_assert_eq!((digits, cells), memo::Memo::difference(&before, &board));
-        scratch.memo.record(digits, &changes[..n], placed);
+        scratch.memo.record(digits, &changes[..n]);
         tally.add(hint.tech, hint.diff, tenths, hint.place.is_some());
         if let Some(steps) = steps.as_deref_mut() {
             steps.push(to_step(&hint));
