@@ -194,7 +194,7 @@ impl Memo {
     }
 
     /// A full house, else the first hidden single in Sudoku Explainer's unit order (then the
-    /// lowest digit): [`singles::hidden_single`], looking again only at the units changed
+    /// lowest digit): `singles::hidden_single`, looking again only at the units changed
     /// since the last call.
     pub fn single(&mut self, b: &Board) -> Option<Single> {
         let s = &mut self.singles;

@@ -30,7 +30,7 @@
 //! - `technique`: the [`Technique`] names and the hint every technique returns;
 //! - `singles`, `subsets`, `wings`, `uniqueness`, `exclusion`: the techniques below the
 //!   chains, one family per module;
-//! - `rate`: the ladder of techniques and the step loop.
+//! - `rate`: the ladder of techniques and the step loop; `tally`, what its steps add up to.
 
 // Unit, cell and digit numbers are the data of this module: loops over `0..27` that index
 // several tables at once say which unit they are about more plainly than iterators would.
@@ -45,6 +45,7 @@ mod rate;
 mod singles;
 mod strong_links;
 mod subsets;
+mod tally;
 mod technique;
 mod uniqueness;
 mod wings;
