@@ -185,35 +185,34 @@ impl Board {
             value: [0; 81],
             empty: 0,
         };
+        // The clues of each digit, and the digits given in each unit.
+        let mut given = [0u128; 9];
+        let mut used = [0u16; UNITS];
         for (i, &v) in values.iter().enumerate() {
             if v == 0 {
-                b.cell[i] = 0x1ff;
                 b.empty |= bit(i);
+                continue;
+            }
+            let d = v as usize - 1;
+            if given[d] & PEERS[i] != 0 {
+                return None;
+            }
+            given[d] |= bit(i);
+            b.value[i] = v;
+            for &u in &CELL_UNITS[i] {
+                used[u as usize] |= 1 << d;
             }
         }
-        for d in 0..9 {
-            b.digit[d] = b.empty;
-        }
-        let mut given = [0u128; 9];
-        for (i, &v) in values.iter().enumerate() {
-            if v != 0 {
-                let d = v as usize - 1;
-                if given[d] & PEERS[i] != 0 {
-                    return None;
-                }
-                given[d] |= bit(i);
-                b.value[i] = v;
-            }
+        for i in cells_of(b.empty) {
+            let [x, y, z] = CELL_UNITS[i];
+            b.cell[i] = 0x1ff & !(used[x as usize] | used[y as usize] | used[z as usize]);
         }
         for d in 0..9 {
             let mut seen = 0u128;
             for i in cells_of(given[d]) {
                 seen |= PEERS[i];
             }
-            b.digit[d] &= !seen;
-            for p in cells_of(seen & b.empty) {
-                b.cell[p] &= !(1 << d);
-            }
+            b.digit[d] = b.empty & !seen;
         }
         Some(b)
     }

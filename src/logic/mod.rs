@@ -30,7 +30,7 @@
 //! - `technique`: the [`Technique`] names and the hint every technique returns;
 //! - `singles`, `subsets`, `wings`, `uniqueness`, `exclusion`: the techniques below the
 //!   chains, one family per module;
-//! - `rate`: the ladder of techniques and the step loop.
+//! - `rate`: the ladder of techniques and the step loop; `tally`, what its steps add up to.
 
 // Unit, cell and digit numbers are the data of this module: loops over `0..27` that index
 // several tables at once say which unit they are about more plainly than iterators would.
@@ -45,6 +45,7 @@ mod rate;
 mod singles;
 mod strong_links;
 mod subsets;
+mod tally;
 mod technique;
 mod uniqueness;
 mod wings;
@@ -205,8 +206,18 @@ impl Grader {
         budget: &Budget,
         limit: u16,
     ) -> Result<Bounded, GradeError> {
-        let board = self.start(puzzle)?;
-        rate::run(board, self.ruleset, budget, &mut self.scratch, None, limit)
+        let board = board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)?;
+        let solver = &mut self.uniqueness;
+        let mut unique = || solver.solve(puzzle, Limits::count_to(2)).solutions == 1;
+        rate::run(
+            board,
+            self.ruleset,
+            budget,
+            &mut self.scratch,
+            None,
+            limit,
+            Some(&mut unique),
+        )
     }
 
     /// [`grade_below`](Self::grade_below) for a puzzle its caller has already proved to have
@@ -218,12 +229,22 @@ impl Grader {
         limit: u16,
     ) -> Result<Bounded, GradeError> {
         let board = board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)?;
-        rate::run(board, self.ruleset, budget, &mut self.scratch, None, limit)
+        rate::run(
+            board,
+            self.ruleset,
+            budget,
+            &mut self.scratch,
+            None,
+            limit,
+            None,
+        )
     }
 
     /// The logical solution of `puzzle`, step by step.
     pub fn steps(&mut self, puzzle: &Grid, budget: &Budget) -> Result<Vec<Step>, GradeError> {
-        let board = self.start(puzzle)?;
+        let board = board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)?;
+        let solver = &mut self.uniqueness;
+        let mut unique = || solver.solve(puzzle, Limits::count_to(2)).solutions == 1;
         let mut steps = Vec::new();
         rate::run(
             board,
@@ -232,15 +253,8 @@ impl Grader {
             &mut self.scratch,
             Some(&mut steps),
             u16::MAX,
+            Some(&mut unique),
         )?;
         Ok(steps)
-    }
-
-    /// The candidate grid of a puzzle with exactly one solution.
-    fn start(&mut self, puzzle: &Grid) -> Result<board::Board, GradeError> {
-        if self.uniqueness.solve(puzzle, Limits::count_to(2)).solutions != 1 {
-            return Err(GradeError::NotUnique);
-        }
-        board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)
     }
 }

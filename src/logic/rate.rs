@@ -5,10 +5,11 @@
 //! producer order, which is not quite the order of the ratings (an X-Wing at 3.2 is tried
 //! before a hidden pair at 3.4): a puzzle's path, and so sometimes its rating, depends on it.
 
-use super::board::{Board, Cells, cells_of};
+use super::board::{Board, Cells, PEERS, bit, cells_of};
 use super::memo::{self, UnitRung};
-use super::technique::{Hint, Technique};
-use super::{Bounded, Budget, GradeError, Rating, Ruleset, Step};
+use super::tally::Tally;
+use super::technique::Hint;
+use super::{Bounded, Budget, GradeError, Ruleset, Step};
 use super::{chains, exclusion, singles, uniqueness, wings};
 
 /// One rung of the ladder.
@@ -199,7 +200,17 @@ fn find(
 ) -> Result<Option<Hint>, GradeError> {
     use chains::multiple::Kind;
     Ok(match rung {
-        Rung::HiddenSingle => singles::hidden_single(b),
+        Rung::HiddenSingle => {
+            let h = s.memo.hidden_single(b);
+            // The kept search must find what a search from scratch finds, at every step of
+            // every test.
+            #[cfg(test)]
+            {
+                let key = |h: &Option<Hint>| h.map(|h| (h.tech, h.place, h.elim, h.cells));
+                assert_eq!(key(&h), key(&singles::hidden_single(b)));
+            }
+            h
+        }
         Rung::DirectLocking => s.memo.direct_locking(b),
         Rung::DirectHiddenPair => s.memo.unit_rung(b, UnitRung::DirectHiddenPair),
         Rung::NakedSingle => singles::naked_single(b),
@@ -250,22 +261,46 @@ fn als_wing(b: &Board, n: usize, s: &mut Scratch) -> Option<Hint> {
     wings::als_wing(b, n, &mut s.wings, clock, changed)
 }
 
-/// Applies a hint; false when it changes nothing (which would make the loop spin).
-fn apply(b: &mut Board, h: &Hint) -> bool {
-    let mut changed = false;
+/// The most cell sets one hint changes: one per digit it removes, and a placement's cell and
+/// peers.
+const MAX_CHANGES: usize = 11;
+
+/// Applies a hint. Returns the digits whose places changed and the cells whose candidates or
+/// value changed, both empty when it changes nothing (which would make the loop spin); fills
+/// the start of `changes` with sets of cells and the candidates they lost, and returns how
+/// many.
+fn apply(
+    b: &mut Board,
+    h: &Hint,
+    changes: &mut [(Cells, u16); MAX_CHANGES],
+) -> (u16, Cells, usize) {
+    let (mut digits, mut cells, mut n) = (0u16, 0 as Cells, 0);
     for d in 0..9 {
-        for c in cells_of(h.elim[d]) {
-            changed |= b.remove(c, d);
+        let gone = h.elim[d] & b.digit[d];
+        if gone != 0 {
+            digits |= 1 << d;
+            cells |= gone;
+            changes[n] = (gone, 1 << d);
+            n += 1;
+            for c in cells_of(gone) {
+                b.remove(c, d);
+            }
         }
     }
     if let Some((cell, d)) = h.place {
         let (cell, d) = (cell as usize, d as usize);
         if b.value[cell] == 0 && b.has(cell, d) {
+            // The cell loses all its candidates (`d` among them), its peers lose `d`.
+            let peers = PEERS[cell] & b.digit[d];
+            digits |= b.cell[cell];
+            cells |= bit(cell) | peers;
+            changes[n] = (bit(cell), b.cell[cell]);
+            changes[n + 1] = (peers, 1 << d);
+            n += 2;
             b.place(cell, d);
-            changed = true;
         }
     }
-    changed
+    (digits, cells, n)
 }
 
 fn to_step(h: &Hint) -> Step {
@@ -285,9 +320,6 @@ fn to_step(h: &Hint) -> Step {
     }
 }
 
-/// Number of [`Technique`] variants, for per-technique counters.
-const TECHNIQUES: usize = Technique::NestedForcingChain as usize + 1;
-
 /// Solves `board` step by step and rates it; records the steps when asked.
 ///
 /// With a `limit` (ER in tenths; `u16::MAX` for none) it stops as soon as the rating is known
@@ -295,6 +327,15 @@ const TECHNIQUES: usize = Technique::NestedForcingChain as usize + 1;
 /// that could rate below `limit` applies (the step the full rating takes there is one of the
 /// later rungs, rated `limit` or more). Until then its steps are the full rating's, so a
 /// puzzle solved with every step below `limit` gets its full rating.
+///
+/// `unique` tells whether the puzzle has exactly one solution (`None`: the caller knows it
+/// has). It is asked at most once, only when the answer matters: before the first rung that
+/// assumes uniqueness (unique loops, then the BUG) or is slow to give up on a puzzle without
+/// one, and before any outcome other than a full rating, which is then
+/// [`GradeError::NotUnique`] if the puzzle is not unique. A puzzle solved to the end by the
+/// rungs below those needs no asking: every step is a deduction true in every solution, so
+/// the full grid they reach (no two peers share a digit: a placement removes its digit from
+/// its peers) is the only solution.
 pub(crate) fn run(
     mut board: Board,
     ruleset: Ruleset,
@@ -302,6 +343,7 @@ pub(crate) fn run(
     scratch: &mut Scratch,
     mut steps: Option<&mut Vec<Step>>,
     limit: u16,
+    mut unique: Option<&mut dyn FnMut() -> bool>,
 ) -> Result<Bounded, GradeError> {
     let ladder = ladder(ruleset);
     let below = ladder
@@ -309,133 +351,98 @@ pub(crate) fn run(
         .rposition(|&r| floor(r) < limit)
         .map_or(0, |i| i + 1);
     let rungs = &ladder[..below];
+    // The first rung that needs the puzzle known to be unique.
+    let sure_from = ladder
+        .iter()
+        .position(|&r| r == Rung::UniqueLoops)
+        .unwrap_or(ladder.len());
+    // Asks `unique` once; an error when the puzzle is not unique.
+    let mut ensure = move || -> Result<(), GradeError> {
+        match unique.take().map(|ask| ask()) {
+            Some(false) => Err(GradeError::NotUnique),
+            _ => Ok(()),
+        }
+    };
     scratch.memo.start();
-    let (mut er, mut ep, mut ed) = (0.0f64, 0.0f64, 0.0f64);
-    let mut hardest = Technique::FullHouse;
-    let mut count = [0u32; TECHNIQUES];
-    let mut lowest = [u16::MAX; TECHNIQUES];
-    let mut nsteps = 0u32;
+    let mut tally = Tally::default();
+    // Most steps of most puzzles are singles: with no steps to record, they are placed as the
+    // kept search finds them, without building a hint.
+    let fast = rungs.first() == Some(&Rung::HiddenSingle) && steps.is_none();
     while !board.is_solved() {
         if budget.spent() {
+            ensure()?;
             return Err(GradeError::Aborted);
         }
+        if fast && let Some(s) = scratch.memo.single(&board) {
+            #[cfg(test)]
+            {
+                let key = |h: Option<Hint>| h.map(|h| (h.tech, h.place, h.elim, h.cells));
+                assert_eq!(key(Some(s.hint())), key(singles::hidden_single(&board)));
+            }
+            if s.tenths >= limit {
+                ensure()?;
+                return Ok(Bounded::AtLeast(limit));
+            }
+            // A single places a candidate of an empty cell: the cell loses all its
+            // candidates, its peers lose the digit.
+            let (cell, d) = (s.cell, s.d);
+            let digits = board.cell[cell];
+            let changes = [(bit(cell), digits), (PEERS[cell] & board.digit[d], 1 << d)];
+            board.place(cell, d);
+            scratch.memo.record(digits, &changes);
+            tally.add(s.tech, s.diff, s.tenths, true);
+            continue;
+        }
         let mut found = None;
-        for &r in rungs {
-            if let Some(h) = find(r, &board, scratch, budget)? {
+        for (i, &r) in rungs.iter().enumerate() {
+            if i == sure_from {
+                ensure()?;
+            }
+            let found_here = match find(r, &board, scratch, budget) {
+                Ok(h) => h,
+                Err(e) => {
+                    ensure()?;
+                    return Err(e);
+                }
+            };
+            if let Some(h) = found_here {
                 debug_assert!(h.tenths() >= floor(r), "{r:?} found {}", h.tenths());
                 found = Some(h);
                 break;
             }
         }
         let Some(hint) = found else {
+            ensure()?;
             return if below < ladder.len() {
                 Ok(Bounded::AtLeast(limit))
             } else {
                 Err(GradeError::TooHard)
             };
         };
-        if hint.tenths() >= limit {
+        // `Hint::tenths` without the library call `round` is (a portable build has no
+        // instruction for it): ratings are positive and close to whole tenths.
+        let tenths = (hint.diff * 10.0 + 0.5) as u16;
+        debug_assert_eq!(tenths, hint.tenths());
+        if tenths >= limit {
+            ensure()?;
             return Ok(Bounded::AtLeast(limit));
         }
-        if hint.diff > er {
-            er = hint.diff;
-            hardest = hint.tech;
-        }
+        #[cfg(debug_assertions)]
         let before = board;
-        if !apply(&mut board, &hint) {
+        let mut changes = [(0, 0); MAX_CHANGES];
+        let (digits, cells, n) = apply(&mut board, &hint, &mut changes);
+        if cells == 0 {
             // A hint that changes nothing would be found again forever.
+            ensure()?;
             return Err(GradeError::TooHard);
         }
-        scratch.memo.changed(&before, &board);
-        nsteps += 1;
-        let t = hint.tech as usize;
-        count[t] += 1;
-        lowest[t] = lowest[t].min(hint.tenths());
-        if ep == 0.0 {
-            if ed == 0.0 {
-                ed = er;
-            }
-            if hint.place.is_some() {
-                ep = er;
-            }
-        }
+        #[cfg(debug_assertions)]
+        debug_assert_eq!((digits, cells), memo::Memo::difference(&before, &board));
+        scratch.memo.record(digits, &changes[..n]);
+        tally.add(hint.tech, hint.diff, tenths, hint.place.is_some());
         if let Some(steps) = steps.as_deref_mut() {
             steps.push(to_step(&hint));
         }
     }
-    let mut techniques: Vec<(Technique, u32)> = (0..TECHNIQUES)
-        .filter(|&t| count[t] > 0)
-        .map(|t| (TECHNIQUE_LIST[t], count[t]))
-        .collect();
-    techniques.sort_by_key(|&(t, _)| (lowest[t as usize], t));
-    let tenths = |x: f64| (x * 10.0).round() as u16;
-    Ok(Bounded::Rated(Rating {
-        er: tenths(er),
-        ep: tenths(ep),
-        ed: tenths(ed),
-        hardest,
-        steps: nsteps,
-        techniques,
-    }))
+    Ok(Bounded::Rated(tally.rating()))
 }
-
-/// Every technique, indexed by its discriminant.
-static TECHNIQUE_LIST: [Technique; TECHNIQUES] = {
-    use Technique::*;
-    [
-        FullHouse,
-        HiddenSingleBox,
-        HiddenSingleLine,
-        DirectPointing,
-        DirectClaiming,
-        DirectHiddenPair,
-        NakedSingle,
-        DirectHiddenTriplet,
-        Pointing,
-        Claiming,
-        NakedPair,
-        XWing,
-        HiddenPair,
-        NakedTriplet,
-        Swordfish,
-        HiddenTriplet,
-        Skyscraper,
-        TwoStringKite,
-        TwoStrongLinks,
-        XYWing,
-        XYZWing,
-        UniqueLoop1,
-        UniqueLoop2,
-        UniqueLoop3,
-        UniqueLoop4,
-        NakedQuad,
-        Jellyfish,
-        HiddenQuad,
-        ThreeStrongLinks,
-        WXYZWing,
-        Bug1,
-        Bug2,
-        Bug3,
-        Bug4,
-        FourStrongLinks,
-        VWXYZWing,
-        AlignedPairExclusion,
-        UVWXYZWing,
-        XCycle,
-        YCycle,
-        ForcingXChain,
-        BidirectionalCycle,
-        ForcingChain,
-        TUVWXYZWing,
-        AlignedTripletExclusion,
-        NishioForcingChain,
-        CellForcingChain,
-        RegionForcingChain,
-        DynamicContradictionChain,
-        DynamicDoubleChain,
-        DynamicCellChain,
-        DynamicRegionChain,
-        DynamicForcingChainPlus,
-        NestedForcingChain,
-    ]
-};

@@ -6,7 +6,7 @@
 //! then columns, then rows; digits upwards), because the rater applies the first hint found.
 
 use super::bits::Bits;
-use super::board::{BOX0, Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of};
+use super::board::{BOX0, Board, COL0, ROW0, UNIT_MASK, bit, cells_of, digits_of};
 use super::technique::{Hint, Technique};
 
 /// Boxes, then columns, then rows: the order in which Sudoku Explainer walks the units for
@@ -30,54 +30,89 @@ fn placement(tech: Technique, diff: f64, cell: usize, d: usize, cells: u128) -> 
     h
 }
 
-/// A full house: a unit with one empty cell, which takes its (lowest) candidate (1.0).
-pub(crate) fn full_house(b: &Board) -> Option<Hint> {
-    for &u in &BOX_COL_ROW {
-        let empty = b.empty & UNIT_MASK[u];
-        if empty.one() {
-            let cell = empty.trailing_zeros() as usize;
-            if b.cell[cell] != 0 {
-                let d = b.cell[cell].trailing_zeros() as usize;
-                return Some(placement(Technique::FullHouse, 1.0, cell, d, empty));
-            }
-        }
+/// A full house or hidden single, before it is made a [`Hint`]: the rater places most singles
+/// without one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Single {
+    pub tech: Technique,
+    pub diff: f64,
+    /// The rating in tenths (10, 12 or 15).
+    pub tenths: u16,
+    pub cell: usize,
+    /// The digit, 0-based.
+    pub d: usize,
+    /// The cells of the hint: the unit's empty cells.
+    pub cells: u128,
+}
+
+impl Single {
+    pub fn hint(&self) -> Hint {
+        placement(self.tech, self.diff, self.cell, self.d, self.cells)
     }
-    None
+}
+
+/// The full house of unit `u`, if it has one empty cell and that cell a candidate.
+#[inline]
+pub(crate) fn full_house_in(b: &Board, u: usize) -> Option<Single> {
+    let empty = b.empty & UNIT_MASK[u];
+    if !empty.one() {
+        return None;
+    }
+    let cell = empty.trailing_zeros() as usize;
+    let m = b.cell[cell];
+    (m != 0).then(|| Single {
+        tech: Technique::FullHouse,
+        diff: 1.0,
+        tenths: 10,
+        cell,
+        d: m.trailing_zeros() as usize,
+        cells: empty,
+    })
+}
+
+/// The digits with one place in unit `u`.
+#[cfg(test)]
+pub(crate) fn singles_in(b: &Board, u: usize) -> u16 {
+    let (mut once, mut twice) = (0u16, 0u16);
+    for &c in &super::board::UNIT_CELLS[u] {
+        let m = b.cell[usize::from(c)];
+        twice |= once & m;
+        once |= m;
+    }
+    once & !twice
 }
 
 /// Full house, else the first hidden single in Sudoku Explainer's unit order (then the lowest
-/// digit). Each unit's digits with one place are found from its nine cells' candidates at
-/// once (seen once and not twice), and the walk stops at the first unit that has one: on an
-/// easy puzzle, where the grader spends most of its steps here, that is a box or two.
+/// digit), searched from scratch: what the rater's kept search (`Memo::hidden_single`) must
+/// find.
+#[cfg(test)]
 pub(crate) fn hidden_single(b: &Board) -> Option<Hint> {
-    if let Some(h) = full_house(b) {
-        return Some(h);
+    if let Some(s) = BOX_COL_ROW.iter().find_map(|&u| full_house_in(b, u)) {
+        return Some(s.hint());
     }
-    for &u in &BOX_COL_ROW {
-        let (mut once, mut twice) = (0u16, 0u16);
-        for &c in &UNIT_CELLS[u] {
-            let m = b.cell[usize::from(c)];
-            twice |= once & m;
-            once |= m;
-        }
-        let single = once & !twice;
-        if single != 0 {
-            return Some(hidden_single_at(b, u, single.trailing_zeros() as usize));
-        }
-    }
-    None
+    BOX_COL_ROW.iter().find_map(|&u| {
+        let single = singles_in(b, u);
+        (single != 0).then(|| hidden_single_at(b, u, single.trailing_zeros() as usize).hint())
+    })
 }
 
 /// The hidden single of digit `d` in unit `u` (1.2 in a box, 1.5 in a line).
-pub(crate) fn hidden_single_at(b: &Board, u: usize, d: usize) -> Hint {
+pub(crate) fn hidden_single_at(b: &Board, u: usize, d: usize) -> Single {
     let mask = UNIT_MASK[u];
     let cell = (b.digit[d] & mask).trailing_zeros() as usize;
-    let (tech, diff) = if u < ROW0 {
-        (Technique::HiddenSingleBox, 1.2)
+    let (tech, diff, tenths) = if u < ROW0 {
+        (Technique::HiddenSingleBox, 1.2, 12)
     } else {
-        (Technique::HiddenSingleLine, 1.5)
+        (Technique::HiddenSingleLine, 1.5, 15)
     };
-    placement(tech, diff, cell, d, mask & b.empty)
+    Single {
+        tech,
+        diff,
+        tenths,
+        cell,
+        d,
+        cells: mask & b.empty,
+    }
 }
 
 /// A cell with one candidate (2.3).
@@ -115,13 +150,60 @@ pub(crate) fn locked_in(b: &Board, d: usize, u1: usize, kind2: usize) -> Option<
     (p1 & !UNIT_MASK[u2] == 0).then_some((p1, u2))
 }
 
+/// For digit `d`, the units of the first kind of each intersection search (in
+/// [`INTERSECTION_KINDS`] order, bit `i` for the kind's unit `i`) that [`locked_in`] finds
+/// locked: two places or more, all in one unit of the second kind. Worked out for all 36
+/// units at once from the digit's nine rows of places, so that the searches look only at
+/// the units it names (on most digits, none).
+#[inline]
+pub(crate) fn locked_units(b: &Board, d: usize) -> [u16; 4] {
+    let p = b.digit[d];
+    let rows: [u16; 9] = std::array::from_fn(|r| (p >> (9 * r)) as u16 & 0x1ff);
+    let (mut box_col, mut box_row, mut row_box) = (0u16, 0u16, 0u16);
+    // Columns with a place (`once`), with two or more (`twice`), and with a place in each band.
+    let (mut once, mut twice) = (0u16, 0u16);
+    let mut bands = [0u16; 3];
+    for i in 0..3 {
+        let (x, y, z) = (rows[3 * i], rows[3 * i + 1], rows[3 * i + 2]);
+        let any = x | y | z;
+        let two = (x & y) | (x & z) | (y & z);
+        bands[i] = any;
+        twice |= (once & any) | two;
+        once |= any;
+        for j in 0..3 {
+            let shift = 3 * j;
+            let bit = 1 << (3 * i + j);
+            // The box's places in one column, two of them at least.
+            if ((any >> shift) & 7).one() && (two >> shift) & 7 != 0 {
+                box_col |= bit;
+            }
+            // The box's places in one row, two of them at least.
+            let (a, b, c) = ((x >> shift) & 7, (y >> shift) & 7, (z >> shift) & 7);
+            let rows_used = u16::from(a != 0) + u16::from(b != 0) + u16::from(c != 0);
+            if rows_used == 1 && (a | b | c).many() {
+                box_row |= bit;
+            }
+        }
+    }
+    for (r, &m) in rows.iter().enumerate() {
+        if m.many() && (m & 0x7 == m || m & 0x38 == m || m & 0x1c0 == m) {
+            row_box |= 1 << r;
+        }
+    }
+    // A column with two places or more, all in one band, has them in one box.
+    let [x, y, z] = bands;
+    let col_box = twice & (x ^ y ^ z) & !(x & y & z);
+    [box_col, box_row, col_box, row_box]
+}
+
 /// Pointing or claiming on digit `d` that leaves a hidden single in a unit of the first
 /// kind: direct pointing (1.7) for boxes, direct claiming (1.9) for lines. The first in
 /// Sudoku Explainer's order, with the rank of its kind of intersection: across digits, the
 /// lowest rank wins, then the lowest digit.
 pub(crate) fn direct_locking(b: &Board, d: usize) -> Option<(u16, Hint)> {
+    let locked = locked_units(b, d);
     for (rank, (k1, k2)) in INTERSECTION_KINDS.into_iter().enumerate() {
-        for i1 in 0..9 {
+        for i1 in digits_of(locked[rank]) {
             let Some((p1, u2)) = locked_in(b, d, k1 + i1, k2) else {
                 continue;
             };
@@ -271,6 +353,43 @@ pub(crate) fn direct_hidden_set(b: &Board, u: usize, degree: u32) -> Option<Hint
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::Rng;
+
+    #[test]
+    fn locked_units_are_the_units_locked_in_finds() {
+        // Boards of generated puzzles with random candidates removed, so that the digits'
+        // places take every shape; the kept sets must be exactly those a unit-by-unit check finds.
+        let mut rng = Rng::new(7);
+        let (mut boards, mut locked) = (0, 0);
+        for p in crate::logic::tests::generated(3, 30) {
+            let start = Board::from_values(p.cells()).unwrap();
+            for keep in [100, 80, 60, 40, 25] {
+                let mut b = start;
+                for c in 0..81 {
+                    for d in 0..9 {
+                        if rng.below(100) >= keep {
+                            b.remove(c, d);
+                        }
+                    }
+                }
+                boards += 1;
+                for d in 0..9 {
+                    let fast = locked_units(&b, d);
+                    for (rank, (k1, k2)) in INTERSECTION_KINDS.into_iter().enumerate() {
+                        let slow = (0..9)
+                            .filter(|&i| locked_in(&b, d, k1 + i, k2).is_some())
+                            .fold(0u16, |m, i| m | 1 << i);
+                        assert_eq!(fast[rank], slow, "{p} keep {keep} digit {d} kind {rank}");
+                        locked += slow.count_ones();
+                    }
+                }
+            }
+        }
+        assert!(
+            boards == 150 && locked > 1000,
+            "{boards} boards, {locked} locked"
+        );
+    }
 
     #[test]
     fn combinations_in_colex_order() {

@@ -285,12 +285,30 @@ impl Search<'_> {
     /// permutation and directions) and offers its hint.
     fn evaluate(&mut self) {
         let n = self.n;
+        let node = |k: usize| &self.nodes[self.path[k].0];
+        let chain_start = &node(0).lines[self.path[0].1];
+        let chain_end = &node(n - 1).lines[1 - self.path[n - 1].1];
+        let ring = chain_start.shared(chain_end).is_some();
+        if ring {
+            let min_unit = (0..n).map(|k| node(k).link.unit).min().unwrap();
+            if node(0).link.unit != min_unit || self.path[0].1 != 0 {
+                return;
+            }
+        } else {
+            // A chain that is not a loop removes the digit only from cells that see both its
+            // far ends (all their cells): with none, it has no hint to offer.
+            let first = |g: &Group| g[0].unwrap() as usize;
+            let start = first(&node(0).link.ends[self.path[0].1]);
+            let end = first(&node(n - 1).link.ends[1 - self.path[n - 1].1]);
+            if PEERS[start] & PEERS[end] & self.b.digit[self.d] == 0 {
+                return;
+            }
+        }
         // The set in search order: by kind, then by unit.
         let mut order = [0usize; 4];
         for (k, o) in order[..n].iter_mut().enumerate() {
             *o = k;
         }
-        let node = |k: usize| &self.nodes[self.path[k].0];
         // Units are numbered boxes, rows, columns: by unit is by kind, then unit.
         for i in 1..n {
             let mut j = i;
@@ -306,15 +324,6 @@ impl Search<'_> {
         }
         // Sukaku Explainer reads each chain in one direction only (`walk` offers only those).
         debug_assert!(q[0] < q[n - 1]);
-        let chain_start = &node(0).lines[self.path[0].1];
-        let chain_end = &node(n - 1).lines[1 - self.path[n - 1].1];
-        let ring = chain_start.shared(chain_end).is_some();
-        if ring {
-            let min_unit = (0..n).map(|k| node(k).link.unit).min().unwrap();
-            if node(0).link.unit != min_unit || self.path[0].1 != 0 {
-                return;
-            }
-        }
         let mut generated = [0u8; 8];
         let mut kinds = [0u8; 4];
         for (depth, &k) in order[..n].iter().enumerate() {

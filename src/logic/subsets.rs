@@ -5,7 +5,7 @@
 
 use super::bits::{Bits, count16};
 use super::board::{BOX0, Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of, digits_of};
-use super::singles::{INTERSECTION_KINDS, combinations, locked_in, subsets_of};
+use super::singles::{INTERSECTION_KINDS, combinations, locked_in, locked_units, subsets_of};
 use super::technique::{Hint, Technique};
 
 /// Pointing (a box's candidates for a digit in one line, 2.6) or claiming (a line's in one
@@ -13,8 +13,9 @@ use super::technique::{Hint, Technique};
 /// Explainer's order, with the rank of its kind of intersection (lowest rank, then lowest
 /// digit, wins across digits).
 pub(crate) fn locking(b: &Board, d: usize) -> Option<(u16, Hint)> {
+    let locked = locked_units(b, d);
     for (rank, (k1, k2)) in INTERSECTION_KINDS.into_iter().enumerate() {
-        for i1 in 0..9 {
+        for i1 in digits_of(locked[rank]) {
             let Some((p1, u2)) = locked_in(b, d, k1 + i1, k2) else {
                 continue;
             };

@@ -66,6 +66,7 @@ fn check_steps(puzzle: &Grid, ruleset: Ruleset, budget: &Budget) -> Result<Ratin
         &mut scratch,
         Some(&mut steps),
         u16::MAX,
+        None,
     )
     .map(|b| b.rating().cloned().expect("no limit, no bound"));
     for (k, s) in steps.iter().enumerate() {
@@ -158,6 +159,70 @@ fn bad_puzzles_are_errors() {
             .unwrap();
     let r = g.grade(&solved, &b).unwrap();
     assert_eq!((r.er, r.steps), (0, 0));
+}
+
+#[test]
+fn puzzles_without_one_solution_are_errors_at_every_limit() {
+    // Uniqueness is proved by the rating itself when its steps reach the full grid, and asked
+    // of the solver only otherwise: a puzzle with several solutions or none must still be
+    // refused, however far the easy steps get and wherever a limit stops the rating.
+    let p: Grid =
+        "..29...........8.5.58...7..1.9.3........78.....6....3.94..5...1.....7..968...35.."
+            .parse()
+            .unwrap();
+    let solution = solution_of(&p).unwrap();
+    let mut bad = Vec::new();
+    for cell in 0..CELLS {
+        let v = p.get(cell);
+        if v == 0 {
+            continue;
+        }
+        // Without one clue: several solutions.
+        let mut fewer = p;
+        fewer.set(cell, 0);
+        // One clue changed to a digit none of its peers shows: no solution, no clash.
+        let mut wrong = p;
+        for d in 1..=9u8 {
+            wrong.set(cell, d);
+            if d != v && Board::from_values(wrong.cells()).is_some() {
+                break;
+            }
+        }
+        for q in [fewer, wrong] {
+            if q != p && solution_of(&q).is_none() {
+                bad.push(q);
+            }
+        }
+    }
+    assert!(bad.len() > 20, "{}", bad.len());
+    let mut g = Grader::new();
+    let budget = Budget::default();
+    let (mut several, mut none) = (0, 0);
+    for q in &bad {
+        let count = FastSolver::new().solve(q, Limits::count_to(2)).solutions;
+        several += usize::from(count == 2);
+        none += usize::from(count == 0);
+        assert_eq!(g.grade(q, &budget), Err(GradeError::NotUnique), "{q}");
+        assert_eq!(g.steps(q, &budget), Err(GradeError::NotUnique), "{q}");
+        for limit in [10, 13, 20, 30, 45, 60, 100] {
+            assert_eq!(
+                g.grade_below(q, &budget, limit),
+                Err(GradeError::NotUnique),
+                "{q} below {limit}"
+            );
+        }
+    }
+    assert!(
+        several > 0 && none > 0,
+        "{several} with several, {none} with none"
+    );
+    // The grader is left fit for a unique puzzle.
+    let r = g.steps(&p, &budget).unwrap();
+    assert!(r.iter().all(|s| {
+        s.placements
+            .iter()
+            .all(|&(c, d)| solution.get(c as usize) == d)
+    }));
 }
 
 #[test]
@@ -355,6 +420,50 @@ fn rungs_kept_across_steps_find_what_a_fresh_search_finds() {
     }
     assert!(
         checked > 500 && found > 20,
+        "{checked} steps, {found} found"
+    );
+}
+
+#[test]
+fn kept_singles_find_what_a_fresh_search_finds() {
+    // The full houses and hidden singles are looked at again only in the units a step
+    // changed. At every step of these puzzles, and after every single step of them too
+    // (where a chain of singles runs), they must be what a search from scratch finds.
+    let text = include_str!("../../tests/data/logic/serate_sample.csv");
+    let mut puzzles: Vec<Grid> = text
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split(',').next()?.parse().ok())
+        .step_by(3)
+        .collect();
+    puzzles.extend(generated(11, 20));
+    let mut grader = Grader::new();
+    let mut memo = memo::Memo::default();
+    let (mut checked, mut found) = (0, 0);
+    for p in &puzzles {
+        let Ok(steps) = grader.steps(p, &Budget::default()) else {
+            continue;
+        };
+        let mut b = Board::from_values(p.cells()).unwrap();
+        memo.start();
+        for step in &steps {
+            let kept = memo.hidden_single(&b);
+            let fresh = singles::hidden_single(&b);
+            assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p}");
+            found += usize::from(fresh.is_some());
+            checked += 1;
+            let before = b;
+            for &(c, d) in &step.eliminations {
+                b.remove(c as usize, d as usize - 1);
+            }
+            for &(c, d) in &step.placements {
+                b.place(c as usize, d as usize - 1);
+            }
+            memo.changed(&before, &b);
+        }
+    }
+    assert!(
+        checked > 3000 && found > 2000 && found < checked,
         "{checked} steps, {found} found"
     );
 }
