@@ -9,7 +9,9 @@
 //! record is older than the result. The clock runs across puzzles, so nothing carries over.
 
 use super::bits::Bits;
-use super::board::{Board, CELL_UNITS, Cells, UNIT_MASK, bit, cells_of};
+#[cfg(any(test, debug_assertions))]
+use super::board::bit;
+use super::board::{Board, CELL_UNITS, Cells, UNIT_MASK, cells_of};
 use super::singles::{self, BOX_COL_ROW, Single};
 use super::strong_links::{self, Key};
 use super::subsets;
