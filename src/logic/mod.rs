@@ -206,18 +206,7 @@ impl Grader {
         budget: &Budget,
         limit: u16,
     ) -> Result<Bounded, GradeError> {
-        let board = board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)?;
-        let solver = &mut self.uniqueness;
-        let mut unique = || solver.solve(puzzle, Limits::count_to(2)).solutions == 1;
-        rate::run(
-            board,
-            self.ruleset,
-            budget,
-            &mut self.scratch,
-            None,
-            limit,
-            Some(&mut unique),
-        )
+        self.run(puzzle, budget, None, limit, true)
     }
 
     /// [`grade_below`](Self::grade_below) for a puzzle its caller has already proved to have
@@ -228,33 +217,40 @@ impl Grader {
         budget: &Budget,
         limit: u16,
     ) -> Result<Bounded, GradeError> {
-        let board = board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)?;
-        rate::run(
-            board,
-            self.ruleset,
-            budget,
-            &mut self.scratch,
-            None,
-            limit,
-            None,
-        )
+        self.run(puzzle, budget, None, limit, false)
     }
 
     /// The logical solution of `puzzle`, step by step.
     pub fn steps(&mut self, puzzle: &Grid, budget: &Budget) -> Result<Vec<Step>, GradeError> {
+        let mut steps = Vec::new();
+        self.run(puzzle, budget, Some(&mut steps), u16::MAX, true)?;
+        Ok(steps)
+    }
+
+    /// Runs the ladder on `puzzle` below `limit`, recording the `steps` if asked. With `check`
+    /// the puzzle is searched for a second solution where the ladder needs to know it has one
+    /// (before the uniqueness techniques, or before any answer but a full rating); without, the
+    /// caller has proved it.
+    fn run(
+        &mut self,
+        puzzle: &Grid,
+        budget: &Budget,
+        steps: Option<&mut Vec<Step>>,
+        limit: u16,
+        check: bool,
+    ) -> Result<Bounded, GradeError> {
         let board = board::Board::from_values(puzzle.cells()).ok_or(GradeError::NotUnique)?;
         let solver = &mut self.uniqueness;
         let mut unique = || solver.solve(puzzle, Limits::count_to(2)).solutions == 1;
-        let mut steps = Vec::new();
+        let unique: Option<&mut dyn FnMut() -> bool> = if check { Some(&mut unique) } else { None };
         rate::run(
             board,
             self.ruleset,
             budget,
             &mut self.scratch,
-            Some(&mut steps),
-            u16::MAX,
-            Some(&mut unique),
-        )?;
-        Ok(steps)
+            steps,
+            limit,
+            unique,
+        )
     }
 }
