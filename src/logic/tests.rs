@@ -408,14 +408,7 @@ fn rungs_kept_across_steps_find_what_a_fresh_search_finds() {
             assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p} triplet");
             found += usize::from(fresh.is_some());
             checked += 1;
-            let before = b;
-            for &(c, d) in &step.eliminations {
-                b.remove(c as usize, d as usize - 1);
-            }
-            for &(c, d) in &step.placements {
-                b.place(c as usize, d as usize - 1);
-            }
-            memo.changed(&before, &b);
+            apply(&mut memo, &mut b, step);
         }
     }
     assert!(
@@ -452,18 +445,23 @@ fn kept_singles_find_what_a_fresh_search_finds() {
             assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p}");
             found += usize::from(fresh.is_some());
             checked += 1;
-            let before = b;
-            for &(c, d) in &step.eliminations {
-                b.remove(c as usize, d as usize - 1);
-            }
-            for &(c, d) in &step.placements {
-                b.place(c as usize, d as usize - 1);
-            }
-            memo.changed(&before, &b);
+            apply(&mut memo, &mut b, step);
         }
     }
     assert!(
         checked > 3000 && found > 2000 && found < checked,
         "{checked} steps, {found} found"
     );
+}
+
+/// Makes `step` on `b` and tells `memo` what it changed.
+fn apply(memo: &mut memo::Memo, b: &mut Board, step: &Step) {
+    let before = *b;
+    for &(c, d) in &step.eliminations {
+        b.remove(c as usize, d as usize - 1);
+    }
+    for &(c, d) in &step.placements {
+        b.place(c as usize, d as usize - 1);
+    }
+    memo.changed(&before, b);
 }
