@@ -47,7 +47,7 @@ pub const COUNT: u64 = 2 * 6u64.pow(8) * 362_880;
 const LINE_PARTS: u64 = 2 * 1296 * 1296;
 
 /// The orders of nine lines that keep each group of three together, by number `k`: the order
-/// of the groups is [`ORDERS_OF_3`](super::ORDERS_OF_3)`[k % 6]`, then the order within the first group (placed
+/// of the groups is [`super::ORDERS_OF_3`]`[k % 6]`, then the order within the first group (placed
 /// first) `[k / 6 % 6]`, the second `[k / 36 % 6]`, the third `[k / 216]`.
 static LINE_ORDERS: [[u8; 9]; 1296] = line_orders();
 

@@ -122,8 +122,8 @@ impl std::fmt::Debug for Reader {
     }
 }
 
-/// [`BufRead::fill_buf`] on `$inner`, retried when a signal interrupts the read (as
-/// [`BufRead::read_until`] does); any other error is returned from the calling function, as
+/// [`BufRead::fill_buf`](std::io::BufRead::fill_buf) on `$inner`, retried when a signal interrupts the read (as
+/// [`BufRead::read_until`](std::io::BufRead::read_until) does); any other error is returned from the calling function, as
 /// `?` would. A macro rather than a function: a function returning the buffer from inside its
 /// retry loop is what the borrow checker cannot yet accept.
 macro_rules! fill_buf {

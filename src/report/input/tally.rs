@@ -1,5 +1,5 @@
 //! The counters of one results file (`Tally`), filled row by row and turned into its
-//! [`InputReport`](super::InputReport) at the end.
+//! [`super::InputReport`] at the end.
 
 use super::band::Bands;
 use super::{

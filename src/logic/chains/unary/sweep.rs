@@ -9,7 +9,7 @@ use crate::logic::bits::Bits;
 
 /// The links of a grid as sets, for breadth-first sweeps that handle a whole level at once.
 pub(super) struct Graph {
-    /// partner[d][c]: the other place of digit d in each unit of c where d has two places.
+    /// `partner[d][c]`: the other place of digit d in each unit of c where d has two places.
     partner: [[u128; 81]; 9],
     /// Cells with two candidates.
     bivalue: u128,
