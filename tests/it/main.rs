@@ -29,6 +29,7 @@ mod output_formats;
 mod properties;
 #[cfg(feature = "report")]
 mod report;
+mod resume;
 mod robust;
 mod safety;
 mod scheduling;
