@@ -33,6 +33,7 @@ mod resume;
 mod robust;
 mod safety;
 mod scheduling;
+mod shard_choice;
 mod shards;
 mod solve;
 mod split;
