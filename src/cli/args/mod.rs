@@ -1,6 +1,6 @@
 //! Command-line arguments: clap derive structs whose doc comments are the `--help` text. This
 //! module holds the command and the exit codes; `groups` the argument groups the verbs share,
-//! `verbs` and `isomorphs` each verb's own arguments.
+//! `rating` those of rating and ER bands, `verbs` and `isomorphs` each verb's own arguments.
 
 use std::path::{Path, PathBuf};
 
@@ -18,9 +18,11 @@ use sudoku_batch::solver::{Limits, Strategy};
 
 mod groups;
 mod isomorphs;
+mod rating;
 mod verbs;
 pub use groups::*;
 pub use isomorphs::*;
+pub use rating::*;
 pub use verbs::*;
 
 /// The solutions counted when `--limit` is not given: two, which proves a puzzle unique.
