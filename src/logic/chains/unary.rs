@@ -218,17 +218,33 @@ impl Unary {
     pub fn find(&mut self, b: &Board, best: &mut Best) {
         let graph = Graph::new(b);
         for (y, x) in [(false, true), (true, false), (true, true)] {
+            let (rank, _, _) = Self::kind(y, x);
+            let cycle_base = if y && x { 7.0 } else { 6.5 };
+            let chain_base = if y { 7.0 } else { 6.6 };
+            // A pass whose easiest hint (a cycle closes at 4 potentials, a forcing chain
+            // rests on at least 2; Y links alone make no forcing chains) could not beat the
+            // best so far is not searched: after an X-Cycle or a forcing X-Chain rated below
+            // 7.0 the XY pass, the costliest, never is.
+            let (cycle_min, chain_min) = (
+                SortKey::new(cycle_base, 4, rank),
+                SortKey::new(chain_base, 2, rank),
+            );
+            let open = |best: &Best| best.beaten_by(&cycle_min) || x && best.beaten_by(&chain_min);
+            if !open(best) {
+                continue;
+            }
             self.links.start();
             // Most sources close no cycle and reach no contradiction: one pass over the
             // grid's links says which, sooner than a sweep from each of them.
             self.reach.build(b, y, x);
-            let (rank, _, _) = Self::kind(y, x);
-            let cycle_base = if y && x { 7.0 } else { 6.5 };
-            let chain_base = if y { 7.0 } else { 6.6 };
             for c in cells_of(b.empty) {
                 let n = b.cell[c].count_ones();
                 if n < 2 || (!x && n > 2) {
                     continue;
+                }
+                // The same holds for the rest of the pass once the best has improved.
+                if !open(best) {
+                    break;
                 }
                 for d in digits_of(b.cell[c]) {
                     let source = key(c, d, true);
