@@ -11,74 +11,22 @@
 //! "off" potential that does not pass through that potential already, as Sudoku Explainer
 //! does, because each such path can close its own cycle.
 //!
-//! This file owns the searches that keep paths and the best hint; `sweep` holds the set-wise
+//! This file owns the searches that keep paths and the best hint; `links` the links out of
+//! one potential; `sweep` holds the set-wise
 //! breadth-first sweeps that tell those searches where they can still win, `collect`
 //! gathers every chain on a grid as nested hints for dynamic chains (levels 2 and 3), and
 //! `reach` tells both searches, for all sources at once, which of them can find any.
 
 mod collect;
+mod links;
 mod reach;
 mod sweep;
 
-use super::super::board::{Board, CELL_UNITS, PEERS, UNIT_MASK, bit, cells_of, digits_of};
+use super::super::board::{Board, PEERS, bit, cells_of, digits_of};
 use super::super::technique::{Hint, Technique};
 use super::{KEYS, SortKey, cell_of, conjugate, digit_of, is_on, key};
-use crate::logic::bits::Bits;
+pub(crate) use links::{OffLinks, off_to_on, on_to_off};
 use sweep::Graph;
-
-/// The consequences of an "on" potential: the cell's other candidates (Y links only), then
-/// the digit's other places in the box, the row and the column, in that order.
-#[inline]
-pub(crate) fn on_to_off(b: &Board, k: usize, y: bool, out: &mut [u16; 32]) -> usize {
-    let (c, d) = (cell_of(k), digit_of(k));
-    let mut n = 0;
-    if y {
-        for e in digits_of(b.cell[c] & !(1 << d)) {
-            out[n] = key(c, e, false) as u16;
-            n += 1;
-        }
-    }
-    let u = CELL_UNITS[c];
-    let bx = UNIT_MASK[u[0] as usize];
-    let sets = [
-        b.digit[d] & bx & !bit(c),
-        b.digit[d] & UNIT_MASK[u[1] as usize] & !bx,
-        b.digit[d] & UNIT_MASK[u[2] as usize] & !bx,
-    ];
-    for s in sets {
-        for x in cells_of(s) {
-            out[n] = key(x, d, false) as u16;
-            n += 1;
-        }
-    }
-    n
-}
-
-/// The consequences of an "off" potential: the cell's other candidate if it has two (Y),
-/// then the digit's only other place in the box, the row or the column (X).
-#[inline]
-pub(crate) fn off_to_on(b: &Board, k: usize, y: bool, x: bool, out: &mut [u16; 4]) -> usize {
-    let (c, d) = (cell_of(k), digit_of(k));
-    let mut n = 0;
-    if y && b.cell[c].two() {
-        let other = (b.cell[c] & !(1 << d)).trailing_zeros() as usize;
-        out[n] = key(c, other, true) as u16;
-        n += 1;
-    }
-    if x {
-        for &u in &CELL_UNITS[c] {
-            let rest = b.digit[d] & UNIT_MASK[u as usize] & !bit(c);
-            if rest.one() {
-                let kk = key(rest.trailing_zeros() as usize, d, true) as u16;
-                if !out[..n].contains(&kk) {
-                    out[n] = kk;
-                    n += 1;
-                }
-            }
-        }
-    }
-    n
-}
 
 const NONE: u32 = u32::MAX;
 
@@ -87,57 +35,6 @@ const NONE: u32 = u32::MAX;
 #[inline(always)]
 fn mark(k: usize) -> u128 {
     1u128 << ((k >> 1) & 127)
-}
-
-/// `off_to_on` answers on one grid with one kind of links (a pass of a search), each worked
-/// out once: a cycle search asks again for every path through an "off" potential.
-pub(crate) struct OffLinks {
-    epoch: u32,
-    stamp: Vec<u32>,
-    /// Per key: the answer, its length in the last place.
-    out: Vec<[u16; 5]>,
-}
-
-impl Default for OffLinks {
-    fn default() -> Self {
-        OffLinks {
-            epoch: 0,
-            stamp: vec![0; KEYS],
-            out: vec![[0; 5]; KEYS],
-        }
-    }
-}
-
-impl OffLinks {
-    /// Forgets every answer: a new grid or new kinds of links.
-    pub(crate) fn start(&mut self) {
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.fill(0);
-            self.epoch = 1;
-        }
-    }
-
-    /// `off_to_on(b, k, y, x, out)`, for the grid and links since `start`.
-    #[inline]
-    pub(crate) fn get(
-        &mut self,
-        b: &Board,
-        k: usize,
-        y: bool,
-        x: bool,
-        out: &mut [u16; 4],
-    ) -> usize {
-        if self.stamp[k] != self.epoch {
-            let mut buf = [0u16; 4];
-            let n = off_to_on(b, k, y, x, &mut buf);
-            self.out[k] = [buf[0], buf[1], buf[2], buf[3], n as u16];
-            self.stamp[k] = self.epoch;
-        }
-        let e = &self.out[k];
-        out.copy_from_slice(&e[..4]);
-        e[4] as usize
-    }
 }
 
 /// Scratch memory of the unary search, kept between calls.
