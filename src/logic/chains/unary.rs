@@ -250,7 +250,9 @@ impl Unary {
                         }
                         return;
                     }
-                    if self.stamp[q] != epoch {
+                    // A potential that does not lead to the target is never a parent of one
+                    // that does: leaving it out changes nothing else.
+                    if self.stamp[q] != epoch && self.reach.reaches(q, target) {
                         self.stamp[q] = epoch;
                         self.parent[q] = p as u32;
                         self.next.push(q as u16);
@@ -337,7 +339,10 @@ impl Unary {
                 let n = on_to_off(b, p, y, &mut buf);
                 let path = self.path_marks(p);
                 for &q in &buf[..n] {
-                    self.offer(p, q, path);
+                    // Only the source's component leads back to it, and only through itself.
+                    if self.reach.linked(q as usize, source) {
+                        self.offer(p, q, path);
+                    }
                 }
             }
             self.next.clear();
@@ -355,7 +360,7 @@ impl Unary {
                             best.hint = Some(h);
                         }
                     }
-                    if self.stamp[r] != epoch {
+                    if self.stamp[r] != epoch && self.reach.linked(r, source) {
                         self.stamp[r] = epoch;
                         self.parent[r] = oi as u32;
                         self.next.push(r as u16);
