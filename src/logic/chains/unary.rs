@@ -15,12 +15,14 @@
 //! one potential; `sweep` holds the set-wise
 //! breadth-first sweeps that tell those searches where they can still win, `collect`
 //! gathers every chain on a grid as nested hints for dynamic chains (levels 2 and 3), and
-//! `reach` tells both searches, for all sources at once, which of them can find any.
+//! `reach` tells both searches, for all sources at once, which of them can find any;
+//! `x_pass` keeps each digit's X pass while the digit's places stay the same.
 
 mod collect;
 mod links;
 mod reach;
 mod sweep;
+mod x_pass;
 
 use super::super::board::{Board, PEERS, bit, cells_of, digits_of};
 use super::super::technique::{Hint, Technique};
@@ -56,6 +58,8 @@ pub(crate) struct Unary {
     links: OffLinks,
     /// What every potential of the grid searched reaches, for the pass under way.
     reach: reach::Reach,
+    /// Each digit's X pass, kept while its places are the same.
+    x_kept: [x_pass::Kept; 9],
 }
 
 impl Default for Unary {
@@ -71,6 +75,7 @@ impl Default for Unary {
             path: Vec::new(),
             links: OffLinks::default(),
             reach: reach::Reach::default(),
+            x_kept: [x_pass::Kept::default(); 9],
         }
     }
 }
@@ -114,80 +119,103 @@ impl Unary {
     /// The best cycle or forcing chain, searching X, then Y, then XY links.
     pub fn find(&mut self, b: &Board, best: &mut Best) {
         let graph = Graph::new(b);
-        for (y, x) in [(false, true), (true, false), (true, true)] {
-            let (rank, _, _) = Self::kind(y, x);
-            let cycle_base = if y && x { 7.0 } else { 6.5 };
-            let chain_base = if y { 7.0 } else { 6.6 };
-            // A pass whose easiest hint (a cycle closes at 4 potentials, a forcing chain
-            // rests on at least 2; Y links alone make no forcing chains) could not beat the
-            // best so far is not searched: after an X-Cycle or a forcing X-Chain rated below
-            // 7.0 the XY pass, the costliest, never is.
-            let (cycle_min, chain_min) = (
-                SortKey::new(cycle_base, 4, rank),
-                SortKey::new(chain_base, 2, rank),
-            );
-            let open = |best: &Best| best.beaten_by(&cycle_min) || x && best.beaten_by(&chain_min);
-            if !open(best) {
+        self.x_pass(b, &graph, best);
+        for (y, x) in [(true, false), (true, true)] {
+            self.pass(b, &graph, y, x, 0x1ff, best);
+        }
+    }
+
+    /// One pass of [`find`](Self::find): the cycles and forcing chains of one kind of links
+    /// from the candidates of `digits` (all nine but for X links, which never leave their
+    /// digit), in cell order. Returns the cell of the source whose search last improved
+    /// `best`, if any did.
+    fn pass(
+        &mut self,
+        b: &Board,
+        graph: &Graph,
+        y: bool,
+        x: bool,
+        digits: u16,
+        best: &mut Best,
+    ) -> Option<usize> {
+        let (rank, _, _) = Self::kind(y, x);
+        let cycle_base = if y && x { 7.0 } else { 6.5 };
+        let chain_base = if y { 7.0 } else { 6.6 };
+        // A pass whose easiest hint (a cycle closes at 4 potentials, a forcing chain rests
+        // on at least 2; Y links alone make no forcing chains) could not beat the best so
+        // far is not searched: after an X-Cycle or a forcing X-Chain rated below 7.0 the
+        // XY pass, the costliest, never is.
+        let (cycle_min, chain_min) = (
+            SortKey::new(cycle_base, 4, rank),
+            SortKey::new(chain_base, 2, rank),
+        );
+        let open = |best: &Best| best.beaten_by(&cycle_min) || x && best.beaten_by(&chain_min);
+        if !open(best) {
+            return None;
+        }
+        let mut improved = None;
+        self.links.start();
+        // Most sources close no cycle and reach no contradiction: one pass over the grid's
+        // links says which, sooner than a sweep from each of them.
+        self.reach.build(b, y, x, digits);
+        for c in cells_of(b.empty) {
+            let n = b.cell[c].count_ones();
+            if n < 2 || (!x && n > 2) {
                 continue;
             }
-            self.links.start();
-            // Most sources close no cycle and reach no contradiction: one pass over the
-            // grid's links says which, sooner than a sweep from each of them.
-            self.reach.build(b, y, x);
-            for c in cells_of(b.empty) {
-                let n = b.cell[c].count_ones();
-                if n < 2 || (!x && n > 2) {
-                    continue;
+            // The same holds for the rest of the pass once the best has improved.
+            if !open(best) {
+                break;
+            }
+            let before = best.key;
+            for d in digits_of(b.cell[c] & digits) {
+                let source = key(c, d, true);
+                // A breadth-first sweep over sets gives the forcing chain's exact length
+                // and a lower bound for the cycle's; the searches that keep paths run
+                // only where they can still beat the best hint.
+                let cycle_ok = |k: u32| best.beaten_by(&SortKey::new(cycle_base, 2 * k, rank));
+                let chain_ok =
+                    |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
+                let may_cycle = self.reach.may_cycle(source);
+                let (cycle_at, chain_at) = if may_cycle || x && self.reach.reaches_conjugate(source)
+                {
+                    graph.sweep(
+                        b,
+                        source,
+                        y,
+                        x,
+                        if may_cycle { &cycle_ok } else { &|_| false },
+                        if x { &chain_ok } else { &|_| false },
+                    )
+                } else {
+                    (None, None)
+                };
+                if cycle_at.is_some() {
+                    self.cycles(b, source, y, x, best);
                 }
-                // The same holds for the rest of the pass once the best has improved.
-                if !open(best) {
-                    break;
-                }
-                for d in digits_of(b.cell[c]) {
-                    let source = key(c, d, true);
-                    // A breadth-first sweep over sets gives the forcing chain's exact length
-                    // and a lower bound for the cycle's; the searches that keep paths run
-                    // only where they can still beat the best hint.
-                    let cycle_ok = |k: u32| best.beaten_by(&SortKey::new(cycle_base, 2 * k, rank));
+                if x {
+                    if chain_at
+                        .is_some_and(|l| best.beaten_by(&SortKey::new(chain_base, l + 1, rank)))
+                    {
+                        self.forcing(b, source, y, best);
+                    }
                     let chain_ok =
                         |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
-                    let may_cycle = self.reach.may_cycle(source);
-                    let (cycle_at, chain_at) =
-                        if may_cycle || x && self.reach.reaches_conjugate(source) {
-                            graph.sweep(
-                                b,
-                                source,
-                                y,
-                                x,
-                                if may_cycle { &cycle_ok } else { &|_| false },
-                                if x { &chain_ok } else { &|_| false },
-                            )
-                        } else {
-                            (None, None)
-                        };
-                    if cycle_at.is_some() {
-                        self.cycles(b, source, y, x, best);
-                    }
-                    if x {
-                        if chain_at
-                            .is_some_and(|l| best.beaten_by(&SortKey::new(chain_base, l + 1, rank)))
-                        {
-                            self.forcing(b, source, y, best);
-                        }
-                        let chain_ok =
-                            |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
-                        if self.reach.reaches_conjugate(conjugate(source))
-                            && graph
-                                .sweep(b, conjugate(source), y, true, &|_| false, &chain_ok)
-                                .1
-                                .is_some()
-                        {
-                            self.forcing(b, conjugate(source), y, best);
-                        }
+                    if self.reach.reaches_conjugate(conjugate(source))
+                        && graph
+                            .sweep(b, conjugate(source), y, true, &|_| false, &chain_ok)
+                            .1
+                            .is_some()
+                    {
+                        self.forcing(b, conjugate(source), y, best);
                     }
                 }
             }
+            if best.key != before {
+                improved = Some(c);
+            }
         }
+        improved
     }
 
     fn kind(y: bool, x: bool) -> (u8, Technique, Technique) {
