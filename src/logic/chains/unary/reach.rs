@@ -75,7 +75,7 @@ impl Reach {
     /// off, for Y links (the cell's other candidates) when `y` and X links (the digit's places
     /// in a unit) when `x`, as `on_to_off` and `off_to_on` make them. With Y links `digits`
     /// must be all nine (they lead from one digit to the others); X links alone never leave
-    /// their digit.
+    /// their digit. Y links alone answer only for the "on" potentials of bivalue cells.
     pub(super) fn build(&mut self, g: &Board, y: bool, x: bool, digits: u16) {
         debug_assert!(!y || digits == 0x1ff);
         self.epoch = self.epoch.wrapping_add(1);
@@ -84,9 +84,17 @@ impl Reach {
             self.epoch = 1;
         }
         self.keys.clear();
+        // With Y links alone an "on" potential is reached only in a bivalue cell (from its
+        // other candidate's "off"), and only those cells are sources: the other "on"
+        // potentials, with the many links out of them, are left out.
+        let y_only = y && !x;
         for c in cells_of(g.empty) {
+            let ons = !y_only || g.cell[c].count_ones() == 2;
             for d in digits_of(g.cell[c] & digits) {
                 for on in [true, false] {
+                    if on && !ons {
+                        continue;
+                    }
                     let k = key(c, d, on);
                     self.node[k] = self.keys.len() as u16;
                     self.stamp[k] = self.epoch;
@@ -287,6 +295,10 @@ mod tests {
                 for (y, x) in [(false, true), (true, false), (true, true)] {
                     reach.build(&g, y, x, 0x1ff);
                     for c in cells_of(g.empty) {
+                        // Y links alone start only from bivalue cells.
+                        if y && !x && g.cell[c].count_ones() != 2 {
+                            continue;
+                        }
                         for d in digits_of(g.cell[c]) {
                             let on = key(c, d, true);
                             let (cycle_at, chain_at) =
