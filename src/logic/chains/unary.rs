@@ -11,74 +11,24 @@
 //! "off" potential that does not pass through that potential already, as Sudoku Explainer
 //! does, because each such path can close its own cycle.
 //!
-//! This file owns the searches that keep paths and the best hint; `sweep` holds the set-wise
+//! This file owns the searches that keep paths and the best hint; `links` the links out of
+//! one potential; `sweep` holds the set-wise
 //! breadth-first sweeps that tell those searches where they can still win, `collect`
 //! gathers every chain on a grid as nested hints for dynamic chains (levels 2 and 3), and
-//! `reach` tells both searches, for all sources at once, which of them can find any.
+//! `reach` tells both searches, for all sources at once, which of them can find any;
+//! `x_pass` keeps each digit's X pass while the digit's places stay the same.
 
 mod collect;
+mod links;
 mod reach;
 mod sweep;
+mod x_pass;
 
-use super::super::board::{Board, CELL_UNITS, PEERS, UNIT_MASK, bit, cells_of, digits_of};
+use super::super::board::{Board, PEERS, bit, cells_of, digits_of};
 use super::super::technique::{Hint, Technique};
 use super::{KEYS, SortKey, cell_of, conjugate, digit_of, is_on, key};
-use crate::logic::bits::Bits;
+pub(crate) use links::{OffLinks, off_to_on, on_to_off};
 use sweep::Graph;
-
-/// The consequences of an "on" potential: the cell's other candidates (Y links only), then
-/// the digit's other places in the box, the row and the column, in that order.
-#[inline]
-pub(crate) fn on_to_off(b: &Board, k: usize, y: bool, out: &mut [u16; 32]) -> usize {
-    let (c, d) = (cell_of(k), digit_of(k));
-    let mut n = 0;
-    if y {
-        for e in digits_of(b.cell[c] & !(1 << d)) {
-            out[n] = key(c, e, false) as u16;
-            n += 1;
-        }
-    }
-    let u = CELL_UNITS[c];
-    let bx = UNIT_MASK[u[0] as usize];
-    let sets = [
-        b.digit[d] & bx & !bit(c),
-        b.digit[d] & UNIT_MASK[u[1] as usize] & !bx,
-        b.digit[d] & UNIT_MASK[u[2] as usize] & !bx,
-    ];
-    for s in sets {
-        for x in cells_of(s) {
-            out[n] = key(x, d, false) as u16;
-            n += 1;
-        }
-    }
-    n
-}
-
-/// The consequences of an "off" potential: the cell's other candidate if it has two (Y),
-/// then the digit's only other place in the box, the row or the column (X).
-#[inline]
-pub(crate) fn off_to_on(b: &Board, k: usize, y: bool, x: bool, out: &mut [u16; 4]) -> usize {
-    let (c, d) = (cell_of(k), digit_of(k));
-    let mut n = 0;
-    if y && b.cell[c].two() {
-        let other = (b.cell[c] & !(1 << d)).trailing_zeros() as usize;
-        out[n] = key(c, other, true) as u16;
-        n += 1;
-    }
-    if x {
-        for &u in &CELL_UNITS[c] {
-            let rest = b.digit[d] & UNIT_MASK[u as usize] & !bit(c);
-            if rest.one() {
-                let kk = key(rest.trailing_zeros() as usize, d, true) as u16;
-                if !out[..n].contains(&kk) {
-                    out[n] = kk;
-                    n += 1;
-                }
-            }
-        }
-    }
-    n
-}
 
 const NONE: u32 = u32::MAX;
 
@@ -87,57 +37,6 @@ const NONE: u32 = u32::MAX;
 #[inline(always)]
 fn mark(k: usize) -> u128 {
     1u128 << ((k >> 1) & 127)
-}
-
-/// `off_to_on` answers on one grid with one kind of links (a pass of a search), each worked
-/// out once: a cycle search asks again for every path through an "off" potential.
-pub(crate) struct OffLinks {
-    epoch: u32,
-    stamp: Vec<u32>,
-    /// Per key: the answer, its length in the last place.
-    out: Vec<[u16; 5]>,
-}
-
-impl Default for OffLinks {
-    fn default() -> Self {
-        OffLinks {
-            epoch: 0,
-            stamp: vec![0; KEYS],
-            out: vec![[0; 5]; KEYS],
-        }
-    }
-}
-
-impl OffLinks {
-    /// Forgets every answer: a new grid or new kinds of links.
-    pub(crate) fn start(&mut self) {
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.fill(0);
-            self.epoch = 1;
-        }
-    }
-
-    /// `off_to_on(b, k, y, x, out)`, for the grid and links since `start`.
-    #[inline]
-    pub(crate) fn get(
-        &mut self,
-        b: &Board,
-        k: usize,
-        y: bool,
-        x: bool,
-        out: &mut [u16; 4],
-    ) -> usize {
-        if self.stamp[k] != self.epoch {
-            let mut buf = [0u16; 4];
-            let n = off_to_on(b, k, y, x, &mut buf);
-            self.out[k] = [buf[0], buf[1], buf[2], buf[3], n as u16];
-            self.stamp[k] = self.epoch;
-        }
-        let e = &self.out[k];
-        out.copy_from_slice(&e[..4]);
-        e[4] as usize
-    }
 }
 
 /// Scratch memory of the unary search, kept between calls.
@@ -159,6 +58,8 @@ pub(crate) struct Unary {
     links: OffLinks,
     /// What every potential of the grid searched reaches, for the pass under way.
     reach: reach::Reach,
+    /// Each digit's X pass, kept while its places are the same.
+    x_kept: [x_pass::Kept; 9],
 }
 
 impl Default for Unary {
@@ -174,6 +75,7 @@ impl Default for Unary {
             path: Vec::new(),
             links: OffLinks::default(),
             reach: reach::Reach::default(),
+            x_kept: [x_pass::Kept::default(); 9],
         }
     }
 }
@@ -217,64 +119,103 @@ impl Unary {
     /// The best cycle or forcing chain, searching X, then Y, then XY links.
     pub fn find(&mut self, b: &Board, best: &mut Best) {
         let graph = Graph::new(b);
-        for (y, x) in [(false, true), (true, false), (true, true)] {
-            self.links.start();
-            // Most sources close no cycle and reach no contradiction: one pass over the
-            // grid's links says which, sooner than a sweep from each of them.
-            self.reach.build(b, y, x);
-            let (rank, _, _) = Self::kind(y, x);
-            let cycle_base = if y && x { 7.0 } else { 6.5 };
-            let chain_base = if y { 7.0 } else { 6.6 };
-            for c in cells_of(b.empty) {
-                let n = b.cell[c].count_ones();
-                if n < 2 || (!x && n > 2) {
-                    continue;
+        self.x_pass(b, &graph, best);
+        for (y, x) in [(true, false), (true, true)] {
+            self.pass(b, &graph, y, x, 0x1ff, best);
+        }
+    }
+
+    /// One pass of [`find`](Self::find): the cycles and forcing chains of one kind of links
+    /// from the candidates of `digits` (all nine but for X links, which never leave their
+    /// digit), in cell order. Returns the cell of the source whose search last improved
+    /// `best`, if any did.
+    fn pass(
+        &mut self,
+        b: &Board,
+        graph: &Graph,
+        y: bool,
+        x: bool,
+        digits: u16,
+        best: &mut Best,
+    ) -> Option<usize> {
+        let (rank, _, _) = Self::kind(y, x);
+        let cycle_base = if y && x { 7.0 } else { 6.5 };
+        let chain_base = if y { 7.0 } else { 6.6 };
+        // A pass whose easiest hint (a cycle closes at 4 potentials, a forcing chain rests
+        // on at least 2; Y links alone make no forcing chains) could not beat the best so
+        // far is not searched: after an X-Cycle or a forcing X-Chain rated below 7.0 the
+        // XY pass, the costliest, never is.
+        let (cycle_min, chain_min) = (
+            SortKey::new(cycle_base, 4, rank),
+            SortKey::new(chain_base, 2, rank),
+        );
+        let open = |best: &Best| best.beaten_by(&cycle_min) || x && best.beaten_by(&chain_min);
+        if !open(best) {
+            return None;
+        }
+        let mut improved = None;
+        self.links.start();
+        // Most sources close no cycle and reach no contradiction: one pass over the grid's
+        // links says which, sooner than a sweep from each of them.
+        self.reach.build(b, y, x, digits);
+        for c in cells_of(b.empty) {
+            let n = b.cell[c].count_ones();
+            if n < 2 || (!x && n > 2) {
+                continue;
+            }
+            // The same holds for the rest of the pass once the best has improved.
+            if !open(best) {
+                break;
+            }
+            let before = best.key;
+            for d in digits_of(b.cell[c] & digits) {
+                let source = key(c, d, true);
+                // A breadth-first sweep over sets gives the forcing chain's exact length
+                // and a lower bound for the cycle's; the searches that keep paths run
+                // only where they can still beat the best hint.
+                let cycle_ok = |k: u32| best.beaten_by(&SortKey::new(cycle_base, 2 * k, rank));
+                let chain_ok =
+                    |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
+                let may_cycle = self.reach.may_cycle(source);
+                let (cycle_at, chain_at) = if may_cycle || x && self.reach.reaches_conjugate(source)
+                {
+                    graph.sweep(
+                        b,
+                        source,
+                        y,
+                        x,
+                        if may_cycle { &cycle_ok } else { &|_| false },
+                        if x { &chain_ok } else { &|_| false },
+                    )
+                } else {
+                    (None, None)
+                };
+                if cycle_at.is_some() {
+                    self.cycles(b, source, y, x, best);
                 }
-                for d in digits_of(b.cell[c]) {
-                    let source = key(c, d, true);
-                    // A breadth-first sweep over sets gives the forcing chain's exact length
-                    // and a lower bound for the cycle's; the searches that keep paths run
-                    // only where they can still beat the best hint.
-                    let cycle_ok = |k: u32| best.beaten_by(&SortKey::new(cycle_base, 2 * k, rank));
+                if x {
+                    if chain_at
+                        .is_some_and(|l| best.beaten_by(&SortKey::new(chain_base, l + 1, rank)))
+                    {
+                        self.forcing(b, source, y, best);
+                    }
                     let chain_ok =
                         |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
-                    let may_cycle = self.reach.may_cycle(source);
-                    let (cycle_at, chain_at) =
-                        if may_cycle || x && self.reach.reaches_conjugate(source) {
-                            graph.sweep(
-                                b,
-                                source,
-                                y,
-                                x,
-                                if may_cycle { &cycle_ok } else { &|_| false },
-                                if x { &chain_ok } else { &|_| false },
-                            )
-                        } else {
-                            (None, None)
-                        };
-                    if cycle_at.is_some() {
-                        self.cycles(b, source, y, x, best);
-                    }
-                    if x {
-                        if chain_at
-                            .is_some_and(|l| best.beaten_by(&SortKey::new(chain_base, l + 1, rank)))
-                        {
-                            self.forcing(b, source, y, best);
-                        }
-                        let chain_ok =
-                            |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
-                        if self.reach.reaches_conjugate(conjugate(source))
-                            && graph
-                                .sweep(b, conjugate(source), y, true, &|_| false, &chain_ok)
-                                .1
-                                .is_some()
-                        {
-                            self.forcing(b, conjugate(source), y, best);
-                        }
+                    if self.reach.reaches_conjugate(conjugate(source))
+                        && graph
+                            .sweep(b, conjugate(source), y, true, &|_| false, &chain_ok)
+                            .1
+                            .is_some()
+                    {
+                        self.forcing(b, conjugate(source), y, best);
                     }
                 }
             }
+            if best.key != before {
+                improved = Some(c);
+            }
         }
+        improved
     }
 
     fn kind(y: bool, x: bool) -> (u8, Technique, Technique) {
@@ -337,7 +278,9 @@ impl Unary {
                         }
                         return;
                     }
-                    if self.stamp[q] != epoch {
+                    // A potential that does not lead to the target is never a parent of one
+                    // that does: leaving it out changes nothing else.
+                    if self.stamp[q] != epoch && self.reach.reaches(q, target) {
                         self.stamp[q] = epoch;
                         self.parent[q] = p as u32;
                         self.next.push(q as u16);
@@ -424,7 +367,10 @@ impl Unary {
                 let n = on_to_off(b, p, y, &mut buf);
                 let path = self.path_marks(p);
                 for &q in &buf[..n] {
-                    self.offer(p, q, path);
+                    // Only the source's component leads back to it, and only through itself.
+                    if self.reach.linked(q as usize, source) {
+                        self.offer(p, q, path);
+                    }
                 }
             }
             self.next.clear();
@@ -442,7 +388,7 @@ impl Unary {
                             best.hint = Some(h);
                         }
                     }
-                    if self.stamp[r] != epoch {
+                    if self.stamp[r] != epoch && self.reach.linked(r, source) {
                         self.stamp[r] = epoch;
                         self.parent[r] = oi as u32;
                         self.next.push(r as u16);

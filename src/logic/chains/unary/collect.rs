@@ -29,7 +29,7 @@ impl Unary {
             // Most sources close no cycle and reach no contradiction: the reachability of
             // the whole grid's links says which, far sooner than the searches that record
             // parents or keep paths.
-            self.reach.build(g, y, x);
+            self.reach.build(g, y, x, 0x1ff);
             let (rank, _, _) = Self::kind(y, x);
             for c in cells_of(g.empty) {
                 let n = count16(g.cell[c]);

@@ -71,19 +71,30 @@ impl Default for Reach {
 }
 
 impl Reach {
-    /// Works out the reachability of every candidate of `g`, on and off, for Y links (the
-    /// cell's other candidates) when `y` and X links (the digit's places in a unit) when `x`,
-    /// as `on_to_off` and `off_to_on` make them.
-    pub(super) fn build(&mut self, g: &Board, y: bool, x: bool) {
+    /// Works out the reachability of every candidate of `g` of the given `digits`, on and
+    /// off, for Y links (the cell's other candidates) when `y` and X links (the digit's places
+    /// in a unit) when `x`, as `on_to_off` and `off_to_on` make them. With Y links `digits`
+    /// must be all nine (they lead from one digit to the others); X links alone never leave
+    /// their digit. Y links alone answer only for the "on" potentials of bivalue cells.
+    pub(super) fn build(&mut self, g: &Board, y: bool, x: bool, digits: u16) {
+        debug_assert!(!y || digits == 0x1ff);
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.stamp.fill(0);
             self.epoch = 1;
         }
         self.keys.clear();
+        // With Y links alone an "on" potential is reached only in a bivalue cell (from its
+        // other candidate's "off"), and only those cells are sources: the other "on"
+        // potentials, with the many links out of them, are left out.
+        let y_only = y && !x;
         for c in cells_of(g.empty) {
-            for d in digits_of(g.cell[c]) {
+            let ons = !y_only || g.cell[c].count_ones() == 2;
+            for d in digits_of(g.cell[c] & digits) {
                 for on in [true, false] {
+                    if on && !ons {
+                        continue;
+                    }
                     let k = key(c, d, on);
                     self.node[k] = self.keys.len() as u16;
                     self.stamp[k] = self.epoch;
@@ -282,8 +293,12 @@ mod tests {
             for g in [full, thin] {
                 let graph = Graph::new(&g);
                 for (y, x) in [(false, true), (true, false), (true, true)] {
-                    reach.build(&g, y, x);
+                    reach.build(&g, y, x, 0x1ff);
                     for c in cells_of(g.empty) {
+                        // Y links alone start only from bivalue cells.
+                        if y && !x && g.cell[c].count_ones() != 2 {
+                            continue;
+                        }
                         for d in digits_of(g.cell[c]) {
                             let on = key(c, d, true);
                             let (cycle_at, chain_at) =
@@ -302,5 +317,33 @@ mod tests {
         }
         // Both answers occur: the test compares something.
         assert!(cycles > 0 && chains > 0, "{cycles} {chains}");
+    }
+
+    /// X links never leave their digit: built for one digit, the answers for its candidates
+    /// are those of the build for all nine.
+    #[test]
+    fn one_digit_of_x_links_answers_as_all_nine() {
+        let p = "...4.25....2...946.5.97.......72.1..9...1...5..7.39.......45.9.285...3....92.3...";
+        let grid: Grid = p.parse().unwrap();
+        let g = Board::from_values(grid.cells()).unwrap();
+        let (mut all, mut one) = (Reach::default(), Reach::default());
+        all.build(&g, false, true, 0x1ff);
+        let mut compared = 0;
+        for d in 0..9 {
+            one.build(&g, false, true, 1 << d);
+            for c in cells_of(g.digit[d]) {
+                let on = key(c, d, true);
+                for s in [on, conjugate(on)] {
+                    assert_eq!(
+                        one.reaches_conjugate(s),
+                        all.reaches_conjugate(s),
+                        "{c} {d}"
+                    );
+                }
+                assert_eq!(one.may_cycle(on), all.may_cycle(on), "{c} {d}");
+                compared += one.may_cycle(on) as u32;
+            }
+        }
+        assert!(compared > 0);
     }
 }
