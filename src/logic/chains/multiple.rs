@@ -18,6 +18,7 @@
 //! supplies the removals a stalled dynamic search asks for (the "plus" rules, then nested
 //! chains).
 
+mod closure;
 mod collect;
 mod hints;
 mod plus;
@@ -107,6 +108,8 @@ pub(crate) struct Multiple {
     /// board: every hint found is kept in `collected` as a nested hint instead of the best.
     collect_base: Option<Box<Board>>,
     collected: Vec<NestedHint>,
+    /// Closures of the grid being searched, which tell the cells that yield no hint.
+    closures: closure::Closures,
 }
 
 /// The removals nested chains make on one grid, as `advanced_potentials` leaves them.
@@ -153,6 +156,7 @@ impl Default for Multiple {
             cache_base: None,
             collect_base: None,
             collected: Vec::new(),
+            closures: Default::default(),
         }
     }
 }
@@ -212,6 +216,14 @@ impl Multiple {
         for c in cells_of(b.empty) {
             let card = count16(b.cell[c]);
             if card > 2 || (card > 1 && kind.dynamic()) {
+                // Nishio and multiple chains skip the cells whose closures show no hint.
+                if matches!(kind, Kind::Nishio | Kind::Multiple)
+                    && !self.closures.may_hint(b, c, kind)
+                {
+                    #[cfg(test)]
+                    self.check_no_hint(b, c, kind, budget)?;
+                    continue;
+                }
                 self.cell_hints(b, c, kind, best, budget)?;
             }
         }
@@ -230,6 +242,7 @@ impl Multiple {
             self.cache_stamp = 1;
         }
         self.next_slot = SLOTS;
+        self.closures.start();
     }
 
     /// The slot holding the chain from "on" potential `source`, made once per search and

@@ -303,6 +303,12 @@ impl Multiple {
             if budget.spent() {
                 return false;
             }
+            // A cell whose closures show no hint adds nothing (checked in tests).
+            let may = self.closures.may_hint(g, c, Kind::Multiple);
+            if !may && !cfg!(test) {
+                continue;
+            }
+            let before = out.len();
             let values: Vec<usize> = digits_of(g.cell[c]).collect();
             let mut value_slots = [0usize; 9];
             for (vi, &v) in values.iter().enumerate() {
@@ -337,6 +343,7 @@ impl Multiple {
             }
             let slots = value_slots[..values.len()].to_vec();
             self.collect_common(base, g, &slots, Cause::Cell, 5, out);
+            debug_assert!(may || out.len() == before, "cell {c}");
         }
         sort_and_dedup(out);
         true
