@@ -358,7 +358,7 @@ impl Multiple {
                         if n != NO_NEST {
                             let idx = slot.nested.len() as u16;
                             slot.nested.push(self.advanced_nested[n as usize]);
-                            slot.nest[q as usize] = idx;
+                            slot.set_nest(q as usize, idx);
                         }
                         self.queue_off.push(q);
                         added = true;
@@ -426,7 +426,7 @@ impl Multiple {
                 return true;
             } else if !slot.has(k) {
                 slot.insert(k, parents);
-                slot.cause[k] = cause;
+                slot.set_cause(k, cause);
                 self.queue_on.push(k as u16);
             }
         }

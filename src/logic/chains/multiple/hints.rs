@@ -435,7 +435,7 @@ fn remove_hint(tech: Technique, diff: f64, q: usize) -> Hint {
 
 /// Adds the nested chain of key `k` in `slot`, if any, to `seen` (once per fingerprint).
 fn note_nest(slot: &Slot, k: usize, seen: &mut Vec<(u64, u32)>) {
-    let n = slot.nest[k];
+    let n = slot.nest(k);
     if n != NO_NEST {
         let nested = slot.nested[n as usize];
         if !seen.iter().any(|s| s.0 == nested.0) {

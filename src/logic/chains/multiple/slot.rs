@@ -4,11 +4,17 @@
 use super::super::{KEYS, is_on};
 
 /// The outcome of one search: the potentials reached, each with the potentials it rests on.
+///
+/// Many searches are kept at once (every "on" chain of a grid), and hints ask whether each
+/// holds a potential far more often than what it rests on: membership is a bitset, and each
+/// potential's details sit in a short list in the order found, found from its key through
+/// an index that is only read for the potentials in the set.
 pub(super) struct Slot {
-    pub(super) epoch: u32,
-    pub(super) stamp: Vec<u32>,
-    pub(super) pstart: Vec<u32>,
-    pub(super) plen: Vec<u16>,
+    /// The keys reached, a bit each.
+    set: [u64; WORDS],
+    /// Per key in `set`: its entry in `entries`.
+    index: Vec<u16>,
+    entries: Vec<Entry>,
     pub(super) pool: Vec<u16>,
     pub(super) on_list: Vec<u16>,
     pub(super) off_list: Vec<u16>,
@@ -17,15 +23,27 @@ pub(super) struct Slot {
     pub(super) clash: Option<(u16, u32, u16)>,
     /// And the stored opposite's key.
     pub(super) clash_with: u16,
-    /// Why the clashing potential is on, when it is (see `cause`).
+    /// Why the clashing potential is on, when it is (see `Entry::cause`).
     pub(super) clash_cause: u8,
-    /// Per "on" key found from an "off" one: why it is on, `CAUSE_CELL` (the cell's last
-    /// candidate) or the index of the unit in `CELL_UNITS` (the digit's last place there).
-    pub(super) cause: Vec<u8>,
-    /// Per key: the nested chain it came from (an index in `nested`), or `NO_NEST`.
-    pub(super) nest: Vec<u16>,
     /// The nested chains used: (fingerprint, complexity).
     pub(super) nested: Vec<(u64, u32)>,
+}
+
+/// Words of the key bitset.
+const WORDS: usize = KEYS.div_ceil(64);
+
+/// What a search keeps of a potential it reached.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// Its parents: `pool[start..start + len]`.
+    start: u32,
+    len: u16,
+    /// For an "on" potential found from an "off" one: why it is on, `CAUSE_CELL` (the
+    /// cell's last candidate) or the index of the unit in `CELL_UNITS` (the digit's last
+    /// place there).
+    cause: u8,
+    /// The nested chain it came from (an index in `nested`), or `NO_NEST`.
+    nest: u16,
 }
 
 /// No nested chain.
@@ -37,28 +55,22 @@ pub(super) const CAUSE_CELL: u8 = 3;
 impl Slot {
     pub(super) fn new() -> Slot {
         Slot {
-            epoch: 0,
-            stamp: vec![0; KEYS],
-            pstart: vec![0; KEYS],
-            plen: vec![0; KEYS],
+            set: [0; WORDS],
+            index: vec![0; KEYS],
+            entries: Vec::new(),
             pool: Vec::new(),
             on_list: Vec::new(),
             off_list: Vec::new(),
             clash: None,
             clash_with: 0,
             clash_cause: CAUSE_CELL,
-            cause: vec![CAUSE_CELL; KEYS],
-            nest: vec![NO_NEST; KEYS],
             nested: Vec::new(),
         }
     }
 
     pub(super) fn reset(&mut self) {
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.fill(0);
-            self.epoch = 1;
-        }
+        self.set = [0; WORDS];
+        self.entries.clear();
         self.pool.clear();
         self.on_list.clear();
         self.off_list.clear();
@@ -69,15 +81,19 @@ impl Slot {
 
     #[inline(always)]
     pub(super) fn has(&self, k: usize) -> bool {
-        self.stamp[k] == self.epoch
+        self.set[k / 64] >> (k % 64) & 1 != 0
     }
 
     #[inline]
     pub(super) fn insert(&mut self, k: usize, parents: &[u16]) {
-        self.nest[k] = NO_NEST;
-        self.stamp[k] = self.epoch;
-        self.pstart[k] = self.pool.len() as u32;
-        self.plen[k] = parents.len() as u16;
+        self.set[k / 64] |= 1 << (k % 64);
+        self.index[k] = self.entries.len() as u16;
+        self.entries.push(Entry {
+            start: self.pool.len() as u32,
+            len: parents.len() as u16,
+            cause: CAUSE_CELL,
+            nest: NO_NEST,
+        });
         self.pool.extend_from_slice(parents);
         if is_on(k) {
             self.on_list.push(k as u16);
@@ -87,8 +103,35 @@ impl Slot {
     }
 
     #[inline]
+    fn entry(&self, k: usize) -> &Entry {
+        debug_assert!(self.has(k));
+        &self.entries[self.index[k] as usize]
+    }
+
+    /// The potentials `k` (in the set) rests on.
+    #[inline]
     pub(super) fn parents(&self, k: usize) -> &[u16] {
-        let s = self.pstart[k] as usize;
-        &self.pool[s..s + self.plen[k] as usize]
+        let e = self.entry(k);
+        &self.pool[e.start as usize..e.start as usize + e.len as usize]
+    }
+
+    /// Why "on" potential `k` (in the set, found from an "off" one) is on.
+    pub(super) fn cause(&self, k: usize) -> u8 {
+        self.entry(k).cause
+    }
+
+    pub(super) fn set_cause(&mut self, k: usize, cause: u8) {
+        let i = self.index[k] as usize;
+        self.entries[i].cause = cause;
+    }
+
+    /// The nested chain `k` (in the set) came from, or `NO_NEST`.
+    pub(super) fn nest(&self, k: usize) -> u16 {
+        self.entry(k).nest
+    }
+
+    pub(super) fn set_nest(&mut self, k: usize, nest: u16) {
+        let i = self.index[k] as usize;
+        self.entries[i].nest = nest;
     }
 }
