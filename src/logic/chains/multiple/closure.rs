@@ -106,41 +106,42 @@ fn close_static(base: &Board, links: &[u128], start: usize) -> Closure {
     let mut off = [0u128; 9];
     let mut new_on = [0u128; 9];
     let mut new_off = [0u128; 9];
+    // The digits with new potentials of each state.
+    let (mut on_digits, mut off_digits) = (0u16, 0u16);
     let (c0, d0) = (cell_of(start), digit_of(start));
     if is_on(start) {
         new_on[d0] = bit(c0);
+        on_digits = 1 << d0;
     } else {
         new_off[d0] = bit(c0);
+        off_digits = 1 << d0;
     }
     loop {
         // An "on" potential turns off the digit's other places in its units and its cell's
         // other candidates.
-        for d in 0..9 {
-            let fresh = new_on[d] & !on[d];
+        for d in digits_of(on_digits) {
+            let fresh = new_on[d];
             new_on[d] = 0;
-            if fresh == 0 {
-                continue;
-            }
             if fresh & off[d] != 0 {
                 return EVERY;
             }
             on[d] |= fresh;
             for c in cells_of(fresh) {
                 new_off[d] |= PEERS[c] & base.digit[d];
-                for e in digits_of(base.cell[c] & !(1 << d)) {
+                off_digits |= 1 << d;
+                let others = base.cell[c] & !(1 << d);
+                off_digits |= others;
+                for e in digits_of(others) {
                     new_off[e] |= bit(c);
                 }
             }
         }
+        on_digits = 0;
         // An "off" one turns on its cell's other candidate when it has two, and the digit's
         // other place in each unit where it has two.
-        let mut more = false;
-        for d in 0..9 {
+        for d in digits_of(off_digits) {
             let fresh = new_off[d] & !off[d];
             new_off[d] = 0;
-            if fresh == 0 {
-                continue;
-            }
             if fresh & on[d] != 0 {
                 return EVERY;
             }
@@ -149,17 +150,20 @@ fn close_static(base: &Board, links: &[u128], start: usize) -> Closure {
                 let m = base.cell[c];
                 if m.two() {
                     let e = (m & !(1 << d)).trailing_zeros() as usize;
-                    new_on[e] |= bit(c);
-                    more = true;
+                    if on[e] & bit(c) == 0 {
+                        new_on[e] |= bit(c);
+                        on_digits |= 1 << e;
+                    }
                 }
-                let x = links[c * 9 + d];
+                let x = links[c * 9 + d] & !on[d];
                 if x != 0 {
                     new_on[d] |= x;
-                    more = true;
+                    on_digits |= 1 << d;
                 }
             }
         }
-        if !more {
+        off_digits = 0;
+        if on_digits == 0 {
             return Closure { on, off };
         }
     }
