@@ -11,13 +11,15 @@
 //! it) are potentials in every closure of their chains: where there is none, the cell is
 //! not searched. A closure with a contradiction stands for every potential (the search that
 //! meets one stops part way, at a point that depends on its order), so that what is
-//! skipped is never a hint. (Plain dynamic chains are not told apart this way: at their
+//! skipped is never a hint. A Nishio chain sees only its digit's places, so what they give is
+//! kept from grid to grid by the set of places. (Plain dynamic chains are not told apart this way: at their
 //! rung most cells have a contradiction, and the closures cost more than they save.)
 
 use super::super::super::board::{Board, CELL_UNITS, PEERS, UNIT_MASK, bit, cells_of, digits_of};
 use super::super::{cell_of, digit_of, is_on, key};
 use super::Kind;
 use crate::logic::bits::Bits;
+use std::collections::HashMap;
 
 /// The potentials an assumption leads to: the cells of each digit on, and off.
 #[derive(Clone, Copy)]
@@ -195,7 +197,17 @@ pub(super) struct Closures {
     /// The fixed grid's links for multiple chains, when made for this stamp.
     links: Vec<u128>,
     links_made: bool,
+    /// A Nishio chain sees only its digit's places: per set of places met (on any grid, at
+    /// any step), the places whose assumption on, and off, meets a contradiction. A step
+    /// changes the places of few digits, so most are looked up.
+    nishio: HashMap<u128, (u128, u128)>,
+    /// Those of the grid being searched, by digit, when made for this stamp.
+    nishio_now: [(u128, u128); 9],
+    nishio_made: bool,
 }
+
+/// Sets of places kept for Nishio chains at most, so that memory stays bounded.
+const NISHIO_KEPT_MAX: usize = 1 << 14;
 
 impl Closures {
     /// Forgets the closures kept: a new grid, or a new kind of chains, is to be searched.
@@ -204,6 +216,7 @@ impl Closures {
             self.kept = vec![(0, EVERY); 81 * 9];
         }
         self.links_made = false;
+        self.nishio_made = false;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.kept.fill((0, EVERY));
@@ -233,6 +246,29 @@ impl Closures {
         made
     }
 
+    /// The places of digit `d` on grid `b` whose assumption on, and off, meets a
+    /// contradiction by Nishio chains.
+    fn nishio_places(&mut self, b: &Board, d: usize) -> (u128, u128) {
+        let places = b.digit[d];
+        if let Some(&kept) = self.nishio.get(&places) {
+            return kept;
+        }
+        let (mut on, mut off) = (0, 0);
+        for c in cells_of(places) {
+            if close_x(b, key(c, d, true)).contradiction() {
+                on |= bit(c);
+            }
+            if close_x(b, key(c, d, false)).contradiction() {
+                off |= bit(c);
+            }
+        }
+        if self.nishio.len() >= NISHIO_KEPT_MAX {
+            self.nishio.clear();
+        }
+        self.nishio.insert(places, (on, off));
+        (on, off)
+    }
+
     /// False when the search of cell `c` by Nishio or multiple chains finds no hint: its
     /// contradictions (Nishio), or its region chains from the first place of each of its
     /// digits in a unit and its cell chain (multiple), as `Multiple::cell_hints` looks for
@@ -240,9 +276,13 @@ impl Closures {
     pub fn may_hint(&mut self, b: &Board, c: usize, kind: Kind) -> bool {
         debug_assert!(matches!(kind, Kind::Nishio | Kind::Multiple));
         if kind == Kind::Nishio {
+            if !self.nishio_made {
+                self.nishio_now = std::array::from_fn(|d| self.nishio_places(b, d));
+                self.nishio_made = true;
+            }
             return digits_of(b.cell[c]).any(|v| {
-                self.on(b, c, v, kind).contradiction()
-                    || close_x(b, key(c, v, false)).contradiction()
+                let (on, off) = self.nishio_now[v];
+                (on | off) & bit(c) != 0
             });
         }
         let mut common = EVERY;
