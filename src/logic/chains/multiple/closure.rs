@@ -11,9 +11,10 @@
 //! it) are potentials in every closure of their chains: where there is none, the cell is
 //! not searched. A closure with a contradiction stands for every potential (the search that
 //! meets one stops part way, at a point that depends on its order), so that what is
-//! skipped is never a hint. A Nishio chain sees only its digit's places, so what they give is
-//! kept from grid to grid by the set of places. (Plain dynamic chains are not told apart this way: at their
-//! rung most cells have a contradiction, and the closures cost more than they save.)
+//! skipped is never a hint. A Nishio chain sees only its digit's places, so what they give
+//! is kept from grid to grid by the set of places. (Plain dynamic chains are not told apart
+//! this way: at their rung most cells have a contradiction, and the closures cost more than
+//! they save.)
 
 use super::super::super::board::{Board, CELL_UNITS, PEERS, UNIT_MASK, bit, cells_of, digits_of};
 use super::super::{cell_of, digit_of, is_on, key};
