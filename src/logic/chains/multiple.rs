@@ -13,13 +13,16 @@
 //! (every candidate of a cell, or every place of a digit in a unit, forces the same
 //! potential). A hint's complexity is the number of distinct potentials its chains rest on.
 //!
-//! This file owns the search itself and its scratch memory; `hints` turns searches into
-//! hints and measures their complexity, and `plus` supplies the removals a stalled dynamic
-//! search asks for (the "plus" rules, then nested chains).
+//! This file owns the search itself and its scratch memory; `slot` holds one search's
+//! outcome, `hints` turns searches into hints and measures their complexity, and `plus`
+//! supplies the removals a stalled dynamic search asks for (the "plus" rules, then nested
+//! chains).
 
+mod closure;
 mod collect;
 mod hints;
 mod plus;
+mod slot;
 
 use super::super::board::{Board, CELL_UNITS, UNIT_MASK, bit, cells_of, digits_of};
 use super::super::technique::Hint;
@@ -29,6 +32,8 @@ use super::{KEYS, cell_of, conjugate, digit_of, is_on, key};
 use crate::logic::bits::{Bits, count16};
 use crate::logic::{Budget, GradeError};
 use std::collections::HashMap;
+
+use slot::{CAUSE_CELL, NO_NEST, Slot};
 
 /// Which chains to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,96 +65,6 @@ impl Kind {
             Kind::Dynamic(l) => l,
             _ => 0,
         }
-    }
-}
-
-/// The outcome of one search: the potentials reached, each with the potentials it rests on.
-struct Slot {
-    epoch: u32,
-    stamp: Vec<u32>,
-    pstart: Vec<u32>,
-    plen: Vec<u16>,
-    pool: Vec<u16>,
-    on_list: Vec<u16>,
-    off_list: Vec<u16>,
-    /// A contradiction: the potential found with its opposite, which is not added to the
-    /// set, with its parents (in `pool`).
-    clash: Option<(u16, u32, u16)>,
-    /// And the stored opposite's key.
-    clash_with: u16,
-    /// Why the clashing potential is on, when it is (see `cause`).
-    clash_cause: u8,
-    /// Per "on" key found from an "off" one: why it is on, `CAUSE_CELL` (the cell's last
-    /// candidate) or the index of the unit in `CELL_UNITS` (the digit's last place there).
-    cause: Vec<u8>,
-    /// Per key: the nested chain it came from (an index in `nested`), or `NO_NEST`.
-    nest: Vec<u16>,
-    /// The nested chains used: (fingerprint, complexity).
-    nested: Vec<(u64, u32)>,
-}
-
-/// No nested chain.
-const NO_NEST: u16 = u16::MAX;
-
-/// The cause of an "on" potential that is its cell's last candidate.
-const CAUSE_CELL: u8 = 3;
-
-impl Slot {
-    fn new() -> Slot {
-        Slot {
-            epoch: 0,
-            stamp: vec![0; KEYS],
-            pstart: vec![0; KEYS],
-            plen: vec![0; KEYS],
-            pool: Vec::new(),
-            on_list: Vec::new(),
-            off_list: Vec::new(),
-            clash: None,
-            clash_with: 0,
-            clash_cause: CAUSE_CELL,
-            cause: vec![CAUSE_CELL; KEYS],
-            nest: vec![NO_NEST; KEYS],
-            nested: Vec::new(),
-        }
-    }
-
-    fn reset(&mut self) {
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.fill(0);
-            self.epoch = 1;
-        }
-        self.pool.clear();
-        self.on_list.clear();
-        self.off_list.clear();
-        self.clash = None;
-        self.clash_cause = CAUSE_CELL;
-        self.nested.clear();
-    }
-
-    #[inline(always)]
-    fn has(&self, k: usize) -> bool {
-        self.stamp[k] == self.epoch
-    }
-
-    #[inline]
-    fn insert(&mut self, k: usize, parents: &[u16]) {
-        self.nest[k] = NO_NEST;
-        self.stamp[k] = self.epoch;
-        self.pstart[k] = self.pool.len() as u32;
-        self.plen[k] = parents.len() as u16;
-        self.pool.extend_from_slice(parents);
-        if is_on(k) {
-            self.on_list.push(k as u16);
-        } else {
-            self.off_list.push(k as u16);
-        }
-    }
-
-    #[inline]
-    fn parents(&self, k: usize) -> &[u16] {
-        let s = self.pstart[k] as usize;
-        &self.pool[s..s + self.plen[k] as usize]
     }
 }
 
@@ -193,6 +108,8 @@ pub(crate) struct Multiple {
     /// board: every hint found is kept in `collected` as a nested hint instead of the best.
     collect_base: Option<Box<Board>>,
     collected: Vec<NestedHint>,
+    /// Closures of the grid being searched, which tell the cells that yield no hint.
+    closures: closure::Closures,
 }
 
 /// The removals nested chains make on one grid, as `advanced_potentials` leaves them.
@@ -239,6 +156,7 @@ impl Default for Multiple {
             cache_base: None,
             collect_base: None,
             collected: Vec::new(),
+            closures: Default::default(),
         }
     }
 }
@@ -298,6 +216,14 @@ impl Multiple {
         for c in cells_of(b.empty) {
             let card = count16(b.cell[c]);
             if card > 2 || (card > 1 && kind.dynamic()) {
+                // Nishio and multiple chains skip the cells whose closures show no hint.
+                if matches!(kind, Kind::Nishio | Kind::Multiple)
+                    && !self.closures.may_hint(b, c, kind)
+                {
+                    #[cfg(test)]
+                    self.check_no_hint(b, c, kind, budget)?;
+                    continue;
+                }
                 self.cell_hints(b, c, kind, best, budget)?;
             }
         }
@@ -316,6 +242,7 @@ impl Multiple {
             self.cache_stamp = 1;
         }
         self.next_slot = SLOTS;
+        self.closures.start();
     }
 
     /// The slot holding the chain from "on" potential `source`, made once per search and
@@ -431,7 +358,7 @@ impl Multiple {
                         if n != NO_NEST {
                             let idx = slot.nested.len() as u16;
                             slot.nested.push(self.advanced_nested[n as usize]);
-                            slot.nest[q as usize] = idx;
+                            slot.set_nest(q as usize, idx);
                         }
                         self.queue_off.push(q);
                         added = true;
@@ -499,7 +426,7 @@ impl Multiple {
                 return true;
             } else if !slot.has(k) {
                 slot.insert(k, parents);
-                slot.cause[k] = cause;
+                slot.set_cause(k, cause);
                 self.queue_on.push(k as u16);
             }
         }

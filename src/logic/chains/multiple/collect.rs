@@ -135,7 +135,7 @@ impl Multiple {
                     let cause = if ps.is_empty() {
                         root
                     } else {
-                        Some(decode(slot.cause[p]))
+                        Some(decode(slot.cause(p)))
                     };
                     (ps, cause)
                 }

@@ -76,7 +76,7 @@ impl Multiple {
             let vi = self.chain_in(b, p_on, index, kind, budget)?;
             value_slots[index] = vi;
             if contradiction && self.slots[vi].clash.is_some() {
-                let cx = self.clash_complexity(vi);
+                let cx = self.clash_complexity(vi, self.limit(best, 7));
                 let k = SortKey::new(base, cx, 7);
                 self.emit(b, best, k, Targets::Clash(vi), || {
                     let mut h = Hint::new(t_contra, k.diff);
@@ -89,7 +89,7 @@ impl Multiple {
                 self.tick(budget)?;
                 self.chain(b, OFF_SLOT, conjugate(p_on), kind, budget);
                 if contradiction && self.slots[OFF_SLOT].clash.is_some() {
-                    let cx = self.clash_complexity(OFF_SLOT);
+                    let cx = self.clash_complexity(OFF_SLOT, self.limit(best, 7));
                     let k = SortKey::new(base, cx, 7);
                     self.emit(b, best, k, Targets::Clash(OFF_SLOT), || {
                         place_hint(b, t_contra, k.diff, c, v)
@@ -100,7 +100,7 @@ impl Multiple {
                 for i in 0..self.slots[vi].on_list.len() {
                     let q = self.slots[vi].on_list[i] as usize;
                     if self.slots[OFF_SLOT].has(q) {
-                        let cx = self.count(&[vi, OFF_SLOT], q);
+                        let cx = self.count(&[vi, OFF_SLOT], q, self.limit(best, 1));
                         let k = SortKey::new(base, cx, 1);
                         let t = Targets::Common(&[vi, OFF_SLOT], q, None);
                         self.emit(b, best, k, t, || {
@@ -111,7 +111,7 @@ impl Multiple {
                 for i in 0..self.slots[vi].off_list.len() {
                     let q = self.slots[vi].off_list[i] as usize;
                     if self.slots[OFF_SLOT].has(q) {
-                        let cx = self.count(&[vi, OFF_SLOT], q);
+                        let cx = self.count(&[vi, OFF_SLOT], q, self.limit(best, 1));
                         let k = SortKey::new(base, cx, 1);
                         let t = Targets::Common(&[vi, OFF_SLOT], q, None);
                         self.emit(b, best, k, t, || remove_hint(t_double, k.diff, q));
@@ -140,7 +140,7 @@ impl Multiple {
                         self.slots[first].off_list[i]
                     } as usize;
                     if value_slots[1..].iter().all(|&s| self.slots[s].has(q)) {
-                        let cx = self.count(value_slots, q);
+                        let cx = self.count(value_slots, q, self.limit(best, 5));
                         let k = SortKey::new(base, cx, 5);
                         let t = Targets::Common(value_slots, q, Some(Cause::Cell));
                         self.emit(b, best, k, t, || {
@@ -206,7 +206,7 @@ impl Multiple {
                         self.slots[vi].off_list[i]
                     } as usize;
                     if slots[1..].iter().all(|&s| self.slots[s].has(q)) {
-                        let cx = self.count(slots, q);
+                        let cx = self.count(slots, q, self.limit(best, 6));
                         let k = SortKey::new(base, cx, 6);
                         let t = Targets::Common(slots, q, Some(Cause::Unit(unit)));
                         self.emit(b, best, k, t, || {
@@ -225,34 +225,57 @@ impl Multiple {
         Ok(())
     }
 
+    /// The complexity from which a hint of kind `rank` cannot replace `best`: nothing when
+    /// every hint is kept (a nested search) or none is found yet. A search offers hints of
+    /// one base rating, so a longer chain never rates lower: one of the best's complexity
+    /// replaces it only with a lower rank, and a longer one never does.
+    pub(super) fn limit(&self, best: &Best, rank: u8) -> u32 {
+        if self.collect_base.is_some() || best.hint.is_none() {
+            return u32::MAX;
+        }
+        let c = best.key.complexity;
+        if rank < best.key.rank {
+            c.saturating_add(1)
+        } else {
+            c
+        }
+    }
+
     /// The complexity of a hint whose chains end at `k` in each of `slots`: the distinct
     /// potentials each chain rests on, summed, plus the complexity of every distinct nested
-    /// chain they use.
-    fn count(&mut self, slots: &[usize], k: usize) -> u32 {
+    /// chain they use; counted only up to `limit` (then a number not below it), from which
+    /// the hint is not wanted.
+    fn count(&mut self, slots: &[usize], k: usize, limit: u32) -> u32 {
         self.nest_seen.clear();
         let mut total = 0;
         for &s in slots {
-            total += self.count_from(s, k as u16, &[]);
+            total += self.count_from(s, k as u16, &[], limit.saturating_sub(total));
+            if total >= limit {
+                return total;
+            }
         }
         total + self.nest_seen.iter().map(|n| n.1).sum::<u32>()
     }
 
-    /// Both sides of slot `s`'s contradiction.
-    fn clash_complexity(&mut self, s: usize) -> u32 {
+    /// Both sides of slot `s`'s contradiction, counted up to `limit` as `count` does.
+    fn clash_complexity(&mut self, s: usize, limit: u32) -> u32 {
         self.nest_seen.clear();
         let (k, start, len) = self.slots[s].clash.unwrap();
         let with = self.slots[s].clash_with;
         let parents: Vec<u16> =
             self.slots[s].pool[start as usize..start as usize + len as usize].to_vec();
-        let a = self.count_from(s, k, &parents);
-        let b = self.count_from(s, with, &[]);
+        let a = self.count_from(s, k, &parents, limit);
+        if a >= limit {
+            return a;
+        }
+        let b = self.count_from(s, with, &[], limit - a);
         a + b + self.nest_seen.iter().map(|n| n.1).sum::<u32>()
     }
 
     /// Distinct potentials reached from `k` through the parents: those of `extra` when given
-    /// (a potential not stored in the slot), else `k`'s own. Nested chains met on the way
-    /// are added to `nest_seen`.
-    fn count_from(&mut self, s: usize, k: u16, extra: &[u16]) -> u32 {
+    /// (a potential not stored in the slot), else `k`'s own; counted up to `limit`. Nested
+    /// chains met on the way are added to `nest_seen`.
+    fn count_from(&mut self, s: usize, k: u16, extra: &[u16], limit: u32) -> u32 {
         self.visit_gen = self.visit_gen.wrapping_add(1);
         if self.visit_gen == 0 {
             self.visit.fill(0);
@@ -270,6 +293,9 @@ impl Multiple {
             self.stack.extend_from_slice(extra);
         }
         while let Some(p) = self.stack.pop() {
+            if count >= limit {
+                break;
+            }
             let p = p as usize;
             if self.visit[p] == g {
                 continue;
@@ -303,6 +329,12 @@ impl Multiple {
             if budget.spent() {
                 return false;
             }
+            // A cell whose closures show no hint adds nothing (checked in tests).
+            let may = self.closures.may_hint(g, c, Kind::Multiple);
+            if !may && !cfg!(test) {
+                continue;
+            }
+            let before = out.len();
             let values: Vec<usize> = digits_of(g.cell[c]).collect();
             let mut value_slots = [0usize; 9];
             for (vi, &v) in values.iter().enumerate() {
@@ -337,6 +369,7 @@ impl Multiple {
             }
             let slots = value_slots[..values.len()].to_vec();
             self.collect_common(base, g, &slots, Cause::Cell, 5, out);
+            debug_assert!(may || out.len() == before, "cell {c}");
         }
         sort_and_dedup(out);
         true
@@ -428,7 +461,7 @@ fn remove_hint(tech: Technique, diff: f64, q: usize) -> Hint {
 
 /// Adds the nested chain of key `k` in `slot`, if any, to `seen` (once per fingerprint).
 fn note_nest(slot: &Slot, k: usize, seen: &mut Vec<(u64, u32)>) {
-    let n = slot.nest[k];
+    let n = slot.nest(k);
     if n != NO_NEST {
         let nested = slot.nested[n as usize];
         if !seen.iter().any(|s| s.0 == nested.0) {
