@@ -4,9 +4,6 @@
 use super::Rating;
 use super::technique::Technique;
 
-/// Number of [`Technique`] variants, for per-technique counters.
-const TECHNIQUES: usize = Technique::NestedForcingChain as usize + 1;
-
 /// What the steps so far add up to.
 pub(crate) struct Tally {
     er: f64,
@@ -15,8 +12,8 @@ pub(crate) struct Tally {
     hardest: Technique,
     steps: u32,
     /// Per technique, its steps and its easiest step's rating.
-    count: [u32; TECHNIQUES],
-    lowest: [u16; TECHNIQUES],
+    count: [u32; Technique::COUNT],
+    lowest: [u16; Technique::COUNT],
 }
 
 impl Default for Tally {
@@ -27,8 +24,8 @@ impl Default for Tally {
             ed: 0.0,
             hardest: Technique::FullHouse,
             steps: 0,
-            count: [0; TECHNIQUES],
-            lowest: [u16::MAX; TECHNIQUES],
+            count: [0; Technique::COUNT],
+            lowest: [u16::MAX; Technique::COUNT],
         }
     }
 }
@@ -56,9 +53,9 @@ impl Tally {
     }
 
     pub fn rating(&self) -> Rating {
-        let mut techniques: Vec<(Technique, u32)> = (0..TECHNIQUES)
+        let mut techniques: Vec<(Technique, u32)> = (0..Technique::COUNT)
             .filter(|&t| self.count[t] > 0)
-            .map(|t| (TECHNIQUE_LIST[t], self.count[t]))
+            .map(|t| (Technique::ALL[t], self.count[t]))
             .collect();
         techniques.sort_by_key(|&(t, _)| (self.lowest[t as usize], t));
         let tenths = |x: f64| (x * 10.0).round() as u16;
@@ -72,64 +69,3 @@ impl Tally {
         }
     }
 }
-
-/// Every technique, indexed by its discriminant.
-static TECHNIQUE_LIST: [Technique; TECHNIQUES] = {
-    use Technique::*;
-    [
-        FullHouse,
-        HiddenSingleBox,
-        HiddenSingleLine,
-        DirectPointing,
-        DirectClaiming,
-        DirectHiddenPair,
-        NakedSingle,
-        DirectHiddenTriplet,
-        Pointing,
-        Claiming,
-        NakedPair,
-        XWing,
-        HiddenPair,
-        NakedTriplet,
-        Swordfish,
-        HiddenTriplet,
-        Skyscraper,
-        TwoStringKite,
-        TwoStrongLinks,
-        XYWing,
-        XYZWing,
-        UniqueLoop1,
-        UniqueLoop2,
-        UniqueLoop3,
-        UniqueLoop4,
-        NakedQuad,
-        Jellyfish,
-        HiddenQuad,
-        ThreeStrongLinks,
-        WXYZWing,
-        Bug1,
-        Bug2,
-        Bug3,
-        Bug4,
-        FourStrongLinks,
-        VWXYZWing,
-        AlignedPairExclusion,
-        UVWXYZWing,
-        XCycle,
-        YCycle,
-        ForcingXChain,
-        BidirectionalCycle,
-        ForcingChain,
-        TUVWXYZWing,
-        AlignedTripletExclusion,
-        NishioForcingChain,
-        CellForcingChain,
-        RegionForcingChain,
-        DynamicContradictionChain,
-        DynamicDoubleChain,
-        DynamicCellChain,
-        DynamicRegionChain,
-        DynamicForcingChainPlus,
-        NestedForcingChain,
-    ]
-};

@@ -120,7 +120,80 @@ pub enum Technique {
     NestedForcingChain,
 }
 
+/// `Technique::ALL` lists every variant at its discriminant.
+const _: () = {
+    let mut i = 0;
+    while i < Technique::COUNT {
+        assert!(Technique::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
 impl Technique {
+    /// Number of variants: `NestedForcingChain`, the last, numbers them.
+    pub(crate) const COUNT: usize = Technique::NestedForcingChain as usize + 1;
+
+    /// Every technique, indexed by its discriminant (checked when compiling, above).
+    pub(crate) const ALL: [Technique; Technique::COUNT] = {
+        use Technique::*;
+        [
+            FullHouse,
+            HiddenSingleBox,
+            HiddenSingleLine,
+            DirectPointing,
+            DirectClaiming,
+            DirectHiddenPair,
+            NakedSingle,
+            DirectHiddenTriplet,
+            Pointing,
+            Claiming,
+            NakedPair,
+            XWing,
+            HiddenPair,
+            NakedTriplet,
+            Swordfish,
+            HiddenTriplet,
+            Skyscraper,
+            TwoStringKite,
+            TwoStrongLinks,
+            XYWing,
+            XYZWing,
+            UniqueLoop1,
+            UniqueLoop2,
+            UniqueLoop3,
+            UniqueLoop4,
+            NakedQuad,
+            Jellyfish,
+            HiddenQuad,
+            ThreeStrongLinks,
+            WXYZWing,
+            Bug1,
+            Bug2,
+            Bug3,
+            Bug4,
+            FourStrongLinks,
+            VWXYZWing,
+            AlignedPairExclusion,
+            UVWXYZWing,
+            XCycle,
+            YCycle,
+            ForcingXChain,
+            BidirectionalCycle,
+            ForcingChain,
+            TUVWXYZWing,
+            AlignedTripletExclusion,
+            NishioForcingChain,
+            CellForcingChain,
+            RegionForcingChain,
+            DynamicContradictionChain,
+            DynamicDoubleChain,
+            DynamicCellChain,
+            DynamicRegionChain,
+            DynamicForcingChainPlus,
+            NestedForcingChain,
+        ]
+    };
+
     /// Sudoku Explainer's name for the technique.
     pub fn name(&self) -> &'static str {
         use Technique::*;
