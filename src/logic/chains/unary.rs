@@ -16,12 +16,14 @@
 //! breadth-first sweeps that tell those searches where they can still win, `collect`
 //! gathers every chain on a grid as nested hints for dynamic chains (levels 2 and 3), and
 //! `reach` tells both searches, for all sources at once, which of them can find any;
-//! `x_pass` keeps each digit's X pass while the digit's places stay the same.
+//! `x_pass` keeps each digit's X pass while the digit's places stay the same, and
+//! `x_collect` each digit's X chains as nested hints.
 
 mod collect;
 mod links;
 mod reach;
 mod sweep;
+mod x_collect;
 mod x_pass;
 
 use super::super::board::{Board, PEERS, bit, cells_of, digits_of};
@@ -60,6 +62,8 @@ pub(crate) struct Unary {
     reach: reach::Reach,
     /// Each digit's X pass, kept while its places are the same.
     x_kept: [x_pass::Kept; 9],
+    /// Each digit's X chains as nested hints, kept by what they depend on.
+    x_collect: x_collect::XKept,
 }
 
 impl Default for Unary {
@@ -76,6 +80,7 @@ impl Default for Unary {
             links: OffLinks::default(),
             reach: reach::Reach::default(),
             x_kept: [x_pass::Kept::default(); 9],
+            x_collect: Default::default(),
         }
     }
 }

@@ -15,7 +15,8 @@ impl Unary {
     /// Every cycle and forcing chain on grid `g`, as nested hints for a dynamic search whose
     /// grid started as `base`, in Sudoku Explainer's order (passes X, Y, XY; cells; digits;
     /// a source's cycles, then its chains from "on" and from "off"), sorted and deduplicated.
-    /// False when the budget ran out (`out` is then incomplete).
+    /// The X pass takes each digit's chains as `x_collect` keeps them. False when the budget
+    /// ran out (`out` is then incomplete).
     pub fn collect(
         &mut self,
         base: &Board,
@@ -24,7 +25,12 @@ impl Unary {
         budget: &Budget,
     ) -> bool {
         out.clear();
-        for (y, x) in [(false, true), (true, false), (true, true)] {
+        if !self.collect_x(base, g, out, budget) {
+            return false;
+        }
+        #[cfg(test)]
+        self.check_x(base, g, out);
+        for (y, x) in [(true, false), (true, true)] {
             self.links.start();
             // Most sources close no cycle and reach no contradiction: the reachability of
             // the whole grid's links says which, far sooner than the searches that record
@@ -60,8 +66,50 @@ impl Unary {
         true
     }
 
+    /// Under test, the X pass's hints kept digit by digit are those the pass over all
+    /// digits at once finds on `g`.
+    #[cfg(test)]
+    fn check_x(&mut self, base: &Board, g: &Board, kept: &[NestedHint]) {
+        let mut fresh = Vec::new();
+        self.links.start();
+        self.reach.build(g, false, true, 0x1ff);
+        let (rank, _, _) = Self::kind(false, true);
+        for c in cells_of(g.empty) {
+            if count16(g.cell[c]) < 2 {
+                continue;
+            }
+            for d in digits_of(g.cell[c]) {
+                let source = key(c, d, true);
+                if self.reach.may_cycle(source) {
+                    self.collect_cycles(base, g, source, false, true, rank, &mut fresh);
+                }
+                for s in [source, conjugate(source)] {
+                    if self.reach.reaches_conjugate(s)
+                        && let Some(h) = self.collect_forcing(base, g, s, false, rank)
+                    {
+                        fresh.push(h);
+                    }
+                }
+            }
+        }
+        let describe = |h: &NestedHint| {
+            (
+                h.key.diff.to_bits(),
+                h.key.complexity,
+                h.key.rank,
+                h.entries.clone(),
+                h.parents.clone(),
+                h.complexity,
+                h.fingerprint,
+            )
+        };
+        let kept: Vec<_> = kept.iter().map(describe).collect();
+        let fresh: Vec<_> = fresh.iter().map(describe).collect();
+        assert_eq!(kept, fresh);
+    }
+
     /// The forcing chain from `source` on `g`, if its conjugate follows.
-    fn collect_forcing(
+    pub(super) fn collect_forcing(
         &mut self,
         base: &Board,
         g: &Board,
@@ -151,7 +199,7 @@ impl Unary {
 
     /// Every cycle through `source` on `g`, in the order the cycle search closes them.
     #[allow(clippy::too_many_arguments)]
-    fn collect_cycles(
+    pub(super) fn collect_cycles(
         &mut self,
         base: &Board,
         g: &Board,
