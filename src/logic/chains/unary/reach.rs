@@ -14,8 +14,8 @@
 //! (neither changes the order in which the others are reached, nor their parents).
 //! The search for the best hint asks the same questions before it sweeps from a source.
 
-use super::super::super::board::{Board, cells_of, digits_of};
-use super::super::{KEYS, conjugate, is_on, key};
+use super::super::super::board::{Board, Cells, PEERS, cells_of, digits_of};
+use super::super::{KEYS, cell_of, conjugate, digit_of, is_on, key};
 use super::{off_to_on, on_to_off};
 
 const NONE: u32 = u32::MAX;
@@ -31,6 +31,8 @@ pub(super) struct Reach {
     /// The links out of each node, as node lists (`start[n]..start[n + 1]` in `succ`).
     start: Vec<u32>,
     succ: Vec<u16>,
+    /// Per node: its "off" links (keys), while the nodes are being listed.
+    pending: Vec<([u16; 4], u8)>,
     /// Tarjan's numbers and stacks.
     index: Vec<u32>,
     low: Vec<u32>,
@@ -45,6 +47,16 @@ pub(super) struct Reach {
     alone: Vec<bool>,
     reach: Vec<u64>,
     words: usize,
+    /// False for Y links alone, whose passes ask only which potentials lead to each other.
+    has_reach: bool,
+    /// The grid and links of the graph built last, for the links into potentials left out.
+    cell: [u16; 81],
+    digit: [Cells; 9],
+    y: bool,
+    /// The last potential asked to be reached, and the components whose reach means it is
+    /// (`words` words).
+    target: usize,
+    target_comps: Vec<u64>,
 }
 
 impl Default for Reach {
@@ -56,6 +68,7 @@ impl Default for Reach {
             keys: Vec::new(),
             start: Vec::new(),
             succ: Vec::new(),
+            pending: Vec::new(),
             index: Vec::new(),
             low: Vec::new(),
             on_stack: Vec::new(),
@@ -66,6 +79,12 @@ impl Default for Reach {
             alone: Vec::new(),
             reach: Vec::new(),
             words: 0,
+            has_reach: false,
+            cell: [0; 81],
+            digit: [0; 9],
+            y: false,
+            target: usize::MAX,
+            target_comps: Vec::new(),
         }
     }
 }
@@ -75,7 +94,8 @@ impl Reach {
     /// off, for Y links (the cell's other candidates) when `y` and X links (the digit's places
     /// in a unit) when `x`, as `on_to_off` and `off_to_on` make them. With Y links `digits`
     /// must be all nine (they lead from one digit to the others); X links alone never leave
-    /// their digit. Y links alone answer only for the "on" potentials of bivalue cells.
+    /// their digit. Y links alone answer only which potentials lead to each other
+    /// (`may_cycle`, `linked`), and for "on" potentials only in bivalue cells.
     pub(super) fn build(&mut self, g: &Board, y: bool, x: bool, digits: u16) {
         debug_assert!(!y || digits == 0x1ff);
         self.epoch = self.epoch.wrapping_add(1);
@@ -84,46 +104,63 @@ impl Reach {
             self.epoch = 1;
         }
         self.keys.clear();
+        self.start.clear();
+        self.succ.clear();
+        self.cell = g.cell;
+        self.digit = g.digit;
+        self.y = y;
+        self.target = usize::MAX;
         // With Y links alone an "on" potential is reached only in a bivalue cell (from its
         // other candidate's "off"), and only those cells are sources: the other "on"
-        // potentials, with the many links out of them, are left out.
+        // potentials, with the many links out of them, are left out, and no reach is worked
+        // out: the passes of Y links alone look for cycles.
         let y_only = y && !x;
+        self.has_reach = !y_only;
+        // An "off" potential that links to nothing (most of them) is no node either: it is
+        // its own component and reaches nothing, and what reaches it is told from the links
+        // into it (`reaches`). Its links (keys) are worked out first, kept until every node
+        // is known.
+        self.pending.clear();
+        let mut buf4 = [0u16; 4];
         for c in cells_of(g.empty) {
             let ons = !y_only || g.cell[c].count_ones() == 2;
             for d in digits_of(g.cell[c] & digits) {
-                for on in [true, false] {
-                    if on && !ons {
-                        continue;
-                    }
-                    let k = key(c, d, on);
+                if ons {
+                    let k = key(c, d, true);
                     self.node[k] = self.keys.len() as u16;
                     self.stamp[k] = self.epoch;
                     self.keys.push(k as u16);
+                    self.pending.push(([0; 4], 0));
+                }
+                let k = key(c, d, false);
+                let m = off_to_on(g, k, y, x, &mut buf4);
+                if m > 0 {
+                    self.node[k] = self.keys.len() as u16;
+                    self.stamp[k] = self.epoch;
+                    self.keys.push(k as u16);
+                    self.pending.push((buf4, m as u8));
                 }
             }
         }
         let n = self.keys.len();
-        self.start.clear();
-        self.succ.clear();
         let mut buf = [0u16; 32];
-        let mut buf4 = [0u16; 4];
         for i in 0..n {
             self.start.push(self.succ.len() as u32);
             let k = self.keys[i] as usize;
-            let m = if is_on(k) {
-                on_to_off(g, k, y, &mut buf)
+            let (node, stamp, epoch) = (&self.node, &self.stamp, self.epoch);
+            if is_on(k) {
+                let m = on_to_off(g, k, y, &mut buf);
+                self.succ.extend(
+                    buf[..m]
+                        .iter()
+                        .filter(|&&q| stamp[q as usize] == epoch)
+                        .map(|&q| node[q as usize]),
+                );
             } else {
-                let m = off_to_on(g, k, y, x, &mut buf4);
-                buf[..m].copy_from_slice(&buf4[..m]);
-                m
-            };
-            debug_assert!(
-                buf[..m]
-                    .iter()
-                    .all(|&q| self.stamp[q as usize] == self.epoch)
-            );
-            let node = &self.node;
-            self.succ.extend(buf[..m].iter().map(|&q| node[q as usize]));
+                let (out, m) = &self.pending[i];
+                self.succ
+                    .extend(out[..*m as usize].iter().map(|&q| node[q as usize]));
+            }
         }
         self.start.push(self.succ.len() as u32);
         self.components(n);
@@ -188,10 +225,6 @@ impl Reach {
     /// Pops the component rooted at `v` and works out what it reaches.
     fn close(&mut self, v: usize) {
         let id = self.on_count.len() as u32;
-        let words = self.words;
-        let base = self.reach.len();
-        self.reach.resize(base + words, 0);
-        self.reach[base + id as usize / 64] |= 1 << (id % 64);
         let mut ons = 0u16;
         let top = self
             .stack
@@ -204,6 +237,15 @@ impl Reach {
             self.comp[w] = id;
             ons += is_on(self.keys[w] as usize) as u16;
         }
+        if !self.has_reach {
+            self.stack.truncate(top);
+            self.on_count.push(ons);
+            return;
+        }
+        let words = self.words;
+        let base = self.reach.len();
+        self.reach.resize(base + words, 0);
+        self.reach[base + id as usize / 64] |= 1 << (id % 64);
         let mut alone = true;
         for i in top..self.stack.len() {
             let w = self.stack[i] as usize;
@@ -231,11 +273,17 @@ impl Reach {
         self.alone.push(alone);
     }
 
-    /// The component of candidate key `k`, which must be one of the grid's.
+    /// The component of candidate key `k`, which must be a node.
     #[inline]
     fn comp_of(&self, k: usize) -> usize {
-        debug_assert_eq!(self.stamp[k], self.epoch);
+        debug_assert!(self.is_node(k));
         self.comp[self.node[k] as usize] as usize
+    }
+
+    /// True when key `k` is a node of the graph built last.
+    #[inline]
+    fn is_node(&self, k: usize) -> bool {
+        self.stamp[k] == self.epoch
     }
 
     /// True when a cycle search from "on" key `source` could close a cycle: another "on"
@@ -245,21 +293,85 @@ impl Reach {
     }
 
     /// True when the chain from `source` reaches its conjugate.
-    pub(super) fn reaches_conjugate(&self, source: usize) -> bool {
-        self.reaches(source, conjugate(source))
+    pub(super) fn reaches_conjugate(&mut self, source: usize) -> bool {
+        let to = conjugate(source);
+        if self.is_node(to) || !self.is_node(source) {
+            return self.reaches(source, to);
+        }
+        // Asked once per source: the "on" potentials that link to `to` are looked at until
+        // one is reached.
+        let (c, d) = (cell_of(to), digit_of(to));
+        let row = self.row(source);
+        let hit = |k: usize| {
+            self.is_node(k) && {
+                let t = self.comp_of(k);
+                row[t / 64] >> (t % 64) & 1 == 1
+            }
+        };
+        self.y && digits_of(self.cell[c] & !(1 << d)).any(|e| hit(key(c, e, true)))
+            || cells_of(PEERS[c] & self.digit[d]).any(|x| hit(key(x, d, true)))
     }
 
-    /// True when potential `from` leads to potential `to`.
+    /// The components that node `k` reaches, as bits.
     #[inline]
-    pub(super) fn reaches(&self, from: usize, to: usize) -> bool {
-        let (a, b) = (self.comp_of(from), self.comp_of(to));
-        self.reach[a * self.words + b / 64] >> (b % 64) & 1 == 1
+    fn row(&self, k: usize) -> &[u64] {
+        let a = self.comp_of(k);
+        &self.reach[a * self.words..(a + 1) * self.words]
     }
 
-    /// True when potentials `a` and `b` lead to each other.
+    /// True when potential `from` leads to potential `to` (a candidate of the grid).
+    #[inline]
+    pub(super) fn reaches(&mut self, from: usize, to: usize) -> bool {
+        debug_assert!(self.has_reach);
+        if from == to {
+            return true;
+        }
+        // A potential that is no node links to nothing.
+        if !self.is_node(from) {
+            return false;
+        }
+        if self.is_node(to) {
+            let b = self.comp_of(to);
+            return self.row(from)[b / 64] >> (b % 64) & 1 == 1;
+        }
+        self.reaches_left_out(from, to)
+    }
+
+    /// `reaches` for an "off" potential `to` that is no node: it is reached through the "on"
+    /// potentials that link to it, the cell's other candidates (Y links) and the digit's
+    /// places that see it. A search asks for the same `to` many times: the components of
+    /// those potentials are kept.
+    fn reaches_left_out(&mut self, from: usize, to: usize) -> bool {
+        if self.target != to {
+            self.target = to;
+            self.target_comps.clear();
+            self.target_comps.resize(self.words, 0);
+            let (c, d) = (cell_of(to), digit_of(to));
+            let add = |k: usize, comps: &mut Vec<u64>| {
+                if self.stamp[k] == self.epoch {
+                    let t = self.comp[self.node[k] as usize] as usize;
+                    comps[t / 64] |= 1 << (t % 64);
+                }
+            };
+            if self.y {
+                for e in digits_of(self.cell[c] & !(1 << d)) {
+                    add(key(c, e, true), &mut self.target_comps);
+                }
+            }
+            for x in cells_of(PEERS[c] & self.digit[d]) {
+                add(key(x, d, true), &mut self.target_comps);
+            }
+        }
+        self.row(from)
+            .iter()
+            .zip(&self.target_comps)
+            .any(|(r, t)| r & t != 0)
+    }
+
+    /// True when potential `a` and the node `b` lead to each other.
     #[inline]
     pub(super) fn linked(&self, a: usize, b: usize) -> bool {
-        self.comp_of(a) == self.comp_of(b)
+        self.is_node(a) && self.comp_of(a) == self.comp_of(b)
     }
 }
 
@@ -306,9 +418,13 @@ mod tests {
                             let (_, off_at) =
                                 graph.sweep(&g, conjugate(on), y, x, &|_| false, &|_| true);
                             assert_eq!(reach.may_cycle(on), cycle_at.is_some(), "{p} {c} {d}");
+                            cycles += cycle_at.is_some() as u32;
+                            // Y links alone make no forcing chains: no reach is worked out.
+                            if !x {
+                                continue;
+                            }
                             assert_eq!(reach.reaches_conjugate(on), chain_at.is_some());
                             assert_eq!(reach.reaches_conjugate(conjugate(on)), off_at.is_some());
-                            cycles += cycle_at.is_some() as u32;
                             chains += chain_at.is_some() as u32 + off_at.is_some() as u32;
                         }
                     }
