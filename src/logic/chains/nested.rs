@@ -113,20 +113,27 @@ pub(crate) fn sort_and_dedup(hints: &mut Vec<NestedHint>) {
             .then(a.key.complexity.cmp(&b.key.complexity))
             .then(a.key.rank.cmp(&b.key.rank))
     });
-    let mut kept: Vec<NestedHint> = Vec::with_capacity(hints.len());
-    for h in hints.drain(..) {
-        let mut set = h.entries.clone();
-        set.sort_unstable();
-        let dup = kept.iter().any(|k| {
-            let mut s = k.entries.clone();
-            s.sort_unstable();
-            s == set
-        });
-        if !dup {
-            kept.push(h);
+    // A hint's removals as a set of candidates (each cell appears once in its entries),
+    // with a hash of it that tells most different sets apart at once.
+    let mut seen: Vec<(u64, [u128; 9])> = Vec::with_capacity(hints.len());
+    hints.retain(|h| {
+        let mut set = [0u128; 9];
+        for &(c, m) in &h.entries {
+            for d in digits_of(m) {
+                set[d] |= bit(c as usize);
+            }
         }
-    }
-    *hints = kept;
+        let hash = set.iter().fold(0u64, |a, &w| {
+            (a ^ w as u64 ^ (w >> 64) as u64)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(29)
+        });
+        if seen.iter().any(|&(x, s)| x == hash && s == set) {
+            return false;
+        }
+        seen.push((hash, set));
+        true
+    });
 }
 
 /// A running fingerprint of potential keys.
