@@ -169,55 +169,51 @@ pub(crate) fn aligned_triplet(
 fn triplet(b: &Board, cells: [usize; 3], common: Cells) -> Option<Hint> {
     let m = [b.cell[cells[0]], b.cell[cells[1]], b.cell[cells[2]]];
     let see = |i: usize, j: usize| PEERS[cells[i]] & bit(cells[j]) != 0;
+    let (see01, see02, see12) = (see(0, 1), see(0, 2), see(1, 2));
     // A combination (one digit per cell) is impossible when two cells that see each other
-    // get the same digit, or when it holds every candidate of an excluder. With the digit x
-    // of one cell fixed, that forbids some digits in each other cell (x itself if they see
-    // each other; b for an excluder {x, b}) and some pairs of digits for the other two
-    // (an excluder {a, b} without x; {a, b} for an excluder {x, a, b}).
-    let mut ok = [0u16; 3];
-    for (k, i, j) in [(0, 1, 2), (1, 0, 2), (2, 0, 1)] {
-        for x in digits_of(m[k]) {
-            let xb = 1u16 << x;
-            let mut y_bad = if see(k, i) { xb } else { 0 };
-            let mut z_bad = if see(k, j) { xb } else { 0 };
-            let mut pairs = [0u16; 9];
-            for e in cells_of(common) {
-                let em = b.cell[e];
-                let two = em.two();
-                if em & xb != 0 {
-                    let rest = em & !xb;
-                    if two {
-                        y_bad |= rest;
-                        z_bad |= rest;
-                    } else {
-                        let a = rest.trailing_zeros() as usize;
-                        let c = (rest & (rest - 1)).trailing_zeros() as usize;
-                        pairs[a] |= 1 << c;
-                        pairs[c] |= 1 << a;
-                    }
-                } else if two {
-                    let a = em.trailing_zeros() as usize;
-                    let c = (em & (em - 1)).trailing_zeros() as usize;
-                    pairs[a] |= 1 << c;
-                    pairs[c] |= 1 << a;
-                }
-            }
-            let zs = m[j] & !z_bad;
-            let same_ij = see(i, j);
-            let allowed = digits_of(m[i] & !y_bad).any(|y| {
-                let mut z = zs & !pairs[y];
-                if same_ij {
-                    z &= !(1 << y);
-                }
-                z != 0
-            });
-            if allowed {
-                ok[k] |= xb;
-            }
+    // get the same digit, or when it holds every candidate of an excluder. Only the
+    // excluders whose candidates all belong to the three cells can be held.
+    let all = m[0] | m[1] | m[2];
+    let mut held = [0u16; 20];
+    let mut n = 0;
+    for e in cells_of(common) {
+        let em = b.cell[e];
+        if em & !all == 0 {
+            held[n] = em;
+            n += 1;
         }
     }
-    if ok == m {
-        return None;
+    let held = &held[..n];
+    // The digits of each cell that some possible combination uses. The search stops as soon
+    // as every digit is used: nothing leaves, which is the usual outcome.
+    let mut ok = [0u16; 3];
+    for x in digits_of(m[0]) {
+        let bx = 1u16 << x;
+        for y in digits_of(m[1]) {
+            let by = 1u16 << y;
+            if see01 && x == y {
+                continue;
+            }
+            for z in digits_of(m[2]) {
+                let bz = 1u16 << z;
+                if ok[0] & bx != 0 && ok[1] & by != 0 && ok[2] & bz != 0 {
+                    continue;
+                }
+                if (see02 && x == z) || (see12 && y == z) {
+                    continue;
+                }
+                let combo = bx | by | bz;
+                if held.iter().any(|&e| e & !combo == 0) {
+                    continue;
+                }
+                ok[0] |= bx;
+                ok[1] |= by;
+                ok[2] |= bz;
+                if ok == m {
+                    return None;
+                }
+            }
+        }
     }
     let mut h = Hint::new(Technique::AlignedTripletExclusion, 7.5);
     for k in 0..3 {
