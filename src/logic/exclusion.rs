@@ -4,7 +4,7 @@
 //! combination uses leaves its cell.
 
 use super::bits::Bits;
-use super::board::{Board, CELL_UNITS, Cells, PEERS, bit, cells_of, digits_of};
+use super::board::{Board, Cells, PEERS, bit, cells_of, digits_of};
 use super::technique::{Hint, Technique};
 
 /// The cells that may take part, with their excluders: cells with two or more candidates,
@@ -85,66 +85,69 @@ pub(crate) fn aligned_pair(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<Hin
 /// Aligned triplet exclusion: two cells and a third among their excluders' cells, with at
 /// least two common excluders of two or three candidates.
 ///
-/// Three cells that removed nothing are remembered with the clock of the step (see `memo`):
-/// while none of their nine units changes, their candidates and excluders are the same and
-/// they remove nothing again, so later steps skip them. Whether three cells are tried at all
-/// depends on those units too, so when the whole search last found nothing, only triplets
-/// with a cell in a unit changed since are tried, without looking them up.
+/// Whether three cells remove anything depends only on their candidates and those of their
+/// common excluders; with fewer excluders, or the same ones, no more combinations are ruled
+/// out. So three cells that removed nothing are remembered with the clock of the step (see
+/// `memo`), and later steps skip them while none of the three and none of their excluders now
+/// has changed since (`changed`, the clock of each cell's last change): a cell that became an
+/// excluder since has changed too, as its candidates fell to three or fewer. When the whole
+/// search last found nothing, a triplet removing something now is one that was not tried or
+/// not the same then: one of its cells or excluders changed since, or one of its cells joined
+/// the cells that may take part (a peer's naked single was placed, or a peer became an
+/// excluder). Only those are tried, without looking them up.
 pub(crate) fn aligned_triplet(
     b: &Board,
     list: &mut Vec<(u8, Cells)>,
     known: &mut TripleCache,
     clock: u64,
-    unit_changed: &[u64; 27],
+    changed: &[u64; 81],
 ) -> Option<Hint> {
     candidates(b, 3, list);
-    // Cells with a unit changed since the last search that found nothing (all cells when
-    // there was none): a triplet of other cells removes nothing now either.
-    let since = known.none_at;
-    let mut fresh: Cells = 0;
-    for c in 0..81 {
-        if CELL_UNITS[c]
-            .iter()
-            .any(|&u| unit_changed[u as usize] > since)
-        {
-            fresh |= bit(c);
-        }
-    }
     let mut in_list: Cells = 0;
     let mut excluders = [0u128; 81];
     for &(c, e) in list.iter() {
         in_list |= bit(c as usize);
         excluders[c as usize] = e;
     }
+    // Cells changed since the last search that found nothing (all cells when there was
+    // none), and cells taking part that did not then.
+    let since = known.none_at;
+    let mut fresh: Cells = in_list & !known.listed;
+    for c in cells_of(b.empty) {
+        if changed[c] > since {
+            fresh |= bit(c);
+        }
+    }
     for n2 in 1..list.len() {
+        let (c1, e1) = (list[n2].0 as usize, list[n2].1);
         for n1 in 0..n2 {
             let (c0, e0) = (list[n1].0 as usize, list[n1].1);
-            let (c1, e1) = (list[n2].0 as usize, list[n2].1);
-            let mut exclude = !(bit(c0) | bit(c1));
-            if fresh & (bit(c0) | bit(c1)) == 0 {
+            let pair_common = e0 & e1;
+            if !pair_common.many() {
+                // Every triplet needs two excluders common to its first two cells.
+                continue;
+            }
+            let pair = bit(c0) | bit(c1);
+            let mut exclude = !pair;
+            if (pair | pair_common) & fresh == 0 {
+                // Only a fresh third cell can make this triplet new.
                 exclude &= fresh;
             }
             // The third cell: first the first cell's excluders, then the second's others.
             let first = e0 & in_list & exclude;
             let second = e1 & !e0 & in_list & exclude;
-            if !(e0 & e1).many() {
-                // Every triplet needs two excluders common to its first two cells.
-                continue;
-            }
             for t in cells_of(first).chain(cells_of(second)) {
-                let common = e0 & e1 & excluders[t];
+                let common = pair_common & excluders[t];
                 if !common.many() {
+                    continue;
+                }
+                let cells = pair | bit(t) | common;
+                if cells & fresh == 0 {
                     continue;
                 }
                 // The same three cells come up in other roles and at later steps; their
                 // outcome does not depend on the roles.
-                let unchanged_since = |at: u64| {
-                    [c0, c1, t].iter().all(|&c| {
-                        CELL_UNITS[c]
-                            .iter()
-                            .all(|&u| unit_changed[u as usize] <= at)
-                    })
-                };
+                let unchanged_since = |at: u64| cells_of(cells).all(|c| changed[c] <= at);
                 if known.get(c0, c1, t).is_some_and(unchanged_since) {
                     continue;
                 }
@@ -159,61 +162,58 @@ pub(crate) fn aligned_triplet(
         }
     }
     known.none_at = clock;
+    known.listed = in_list;
     None
 }
 
 fn triplet(b: &Board, cells: [usize; 3], common: Cells) -> Option<Hint> {
     let m = [b.cell[cells[0]], b.cell[cells[1]], b.cell[cells[2]]];
     let see = |i: usize, j: usize| PEERS[cells[i]] & bit(cells[j]) != 0;
+    let (see01, see02, see12) = (see(0, 1), see(0, 2), see(1, 2));
     // A combination (one digit per cell) is impossible when two cells that see each other
-    // get the same digit, or when it holds every candidate of an excluder. With the digit x
-    // of one cell fixed, that forbids some digits in each other cell (x itself if they see
-    // each other; b for an excluder {x, b}) and some pairs of digits for the other two
-    // (an excluder {a, b} without x; {a, b} for an excluder {x, a, b}).
-    let mut ok = [0u16; 3];
-    for (k, i, j) in [(0, 1, 2), (1, 0, 2), (2, 0, 1)] {
-        for x in digits_of(m[k]) {
-            let xb = 1u16 << x;
-            let mut y_bad = if see(k, i) { xb } else { 0 };
-            let mut z_bad = if see(k, j) { xb } else { 0 };
-            let mut pairs = [0u16; 9];
-            for e in cells_of(common) {
-                let em = b.cell[e];
-                let two = em.two();
-                if em & xb != 0 {
-                    let rest = em & !xb;
-                    if two {
-                        y_bad |= rest;
-                        z_bad |= rest;
-                    } else {
-                        let a = rest.trailing_zeros() as usize;
-                        let c = (rest & (rest - 1)).trailing_zeros() as usize;
-                        pairs[a] |= 1 << c;
-                        pairs[c] |= 1 << a;
-                    }
-                } else if two {
-                    let a = em.trailing_zeros() as usize;
-                    let c = (em & (em - 1)).trailing_zeros() as usize;
-                    pairs[a] |= 1 << c;
-                    pairs[c] |= 1 << a;
-                }
-            }
-            let zs = m[j] & !z_bad;
-            let same_ij = see(i, j);
-            let allowed = digits_of(m[i] & !y_bad).any(|y| {
-                let mut z = zs & !pairs[y];
-                if same_ij {
-                    z &= !(1 << y);
-                }
-                z != 0
-            });
-            if allowed {
-                ok[k] |= xb;
-            }
+    // get the same digit, or when it holds every candidate of an excluder. Only the
+    // excluders whose candidates all belong to the three cells can be held.
+    let all = m[0] | m[1] | m[2];
+    let mut held = [0u16; 20];
+    let mut n = 0;
+    for e in cells_of(common) {
+        let em = b.cell[e];
+        if em & !all == 0 {
+            held[n] = em;
+            n += 1;
         }
     }
-    if ok == m {
-        return None;
+    let held = &held[..n];
+    // The digits of each cell that some possible combination uses. The search stops as soon
+    // as every digit is used: nothing leaves, which is the usual outcome.
+    let mut ok = [0u16; 3];
+    for x in digits_of(m[0]) {
+        let bx = 1u16 << x;
+        for y in digits_of(m[1]) {
+            let by = 1u16 << y;
+            if see01 && x == y {
+                continue;
+            }
+            for z in digits_of(m[2]) {
+                let bz = 1u16 << z;
+                if ok[0] & bx != 0 && ok[1] & by != 0 && ok[2] & bz != 0 {
+                    continue;
+                }
+                if (see02 && x == z) || (see12 && y == z) {
+                    continue;
+                }
+                let combo = bx | by | bz;
+                if held.iter().any(|&e| e & !combo == 0) {
+                    continue;
+                }
+                ok[0] |= bx;
+                ok[1] |= by;
+                ok[2] |= bz;
+                if ok == m {
+                    return None;
+                }
+            }
+        }
     }
     let mut h = Hint::new(Technique::AlignedTripletExclusion, 7.5);
     for k in 0..3 {
@@ -230,6 +230,8 @@ pub(crate) struct TripleCache {
     slots: Vec<(u32, u64)>,
     /// The clock of the last search that found nothing, 0 when the last one found a hint.
     none_at: u64,
+    /// The cells that could take part in that search.
+    listed: Cells,
 }
 
 impl Default for TripleCache {
@@ -237,6 +239,7 @@ impl Default for TripleCache {
         TripleCache {
             slots: vec![(u32::MAX, 0); 1 << 15],
             none_at: 0,
+            listed: 0,
         }
     }
 }

@@ -113,11 +113,6 @@ impl Memo {
         self.clock
     }
 
-    /// For each unit, the clock of its last change.
-    pub fn unit_changed(&self) -> &[u64; 27] {
-        &self.unit_changed
-    }
-
     /// For each cell, the clock of its last change.
     pub fn cell_changed(&self) -> &[u64; 81] {
         &self.cell_changed

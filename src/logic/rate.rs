@@ -238,8 +238,8 @@ fn find(
         Rung::Bug => uniqueness::bug(b),
         Rung::AlignedPair => exclusion::aligned_pair(b, &mut s.aligned),
         Rung::AlignedTriplet => {
-            let (clock, changed) = (s.memo.clock(), *s.memo.unit_changed());
-            exclusion::aligned_triplet(b, &mut s.aligned, &mut s.triples, clock, &changed)
+            let (clock, changed) = (s.memo.clock(), s.memo.cell_changed());
+            exclusion::aligned_triplet(b, &mut s.aligned, &mut s.triples, clock, changed)
         }
         Rung::Chains => {
             let mut best = chains::unary::Best::none();

@@ -99,12 +99,16 @@ pub(crate) fn als_wing(
             fresh |= bit(c);
         }
     }
+    let mut bivalue: Cells = 0;
+    for c in cells_of(b.empty) {
+        if count16(b.cell[c]) == 2 {
+            bivalue |= bit(c);
+        }
+    }
     // A set needs a fresh cell, or a cell seeing a fresh bivalue cell.
     let mut reach = fresh;
-    for c in cells_of(fresh) {
-        if count16(b.cell[c]) == 2 {
-            reach |= PEERS[c];
-        }
+    for c in cells_of(fresh & bivalue) {
+        reach |= PEERS[c];
     }
     let mut w = AlsWing {
         b,
@@ -113,6 +117,7 @@ pub(crate) fn als_wing(
         best: None,
         fresh,
         reach,
+        bivalue,
     };
     // A set cell holds two to n + 1 digits: only those cells are tried.
     let mut eligible: Cells = 0;
@@ -130,7 +135,7 @@ pub(crate) fn als_wing(
             continue;
         }
         w.cells[0] = pivot;
-        w.extend(1, next, m, card, card);
+        w.extend(1, next, bit(pivot), m, card, card);
     }
     memo.none_at[n] = if w.best.is_some() { 0 } else { clock };
     w.best.map(|(_, h)| h)
@@ -177,36 +182,45 @@ struct AlsWing<'a> {
     fresh: Cells,
     /// The fresh cells and the peers of fresh bivalue cells: every set tried has one.
     reach: Cells,
+    /// The cells with two candidates.
+    bivalue: Cells,
 }
 
 impl AlsWing<'_> {
-    /// Adds cell `k` of the set from `next` (cells after all chosen ones that see them all).
-    fn extend(&mut self, k: usize, next: Cells, union: u16, big: usize, size: usize) {
-        if k == self.n {
-            if count16(union) as usize == self.n + 1 {
-                self.bivalues(union, big, size);
-            }
-            return;
-        }
-        let chosen = self.cells[..k].iter().fold(0u128, |a, &c| a | bit(c));
-        if chosen & self.reach == 0 && next & self.reach == 0 {
-            return;
-        }
+    /// Adds cell `k` of the set from `next` (cells after all chosen ones that see them all);
+    /// `chosen` holds the set's cells so far. A set with none of the `reach` cells, whose
+    /// later cells could add none, is not followed: it makes no wing the last search did not
+    /// find.
+    fn extend(
+        &mut self,
+        k: usize,
+        next: Cells,
+        chosen: Cells,
+        union: u16,
+        big: usize,
+        size: usize,
+    ) {
+        let last = k + 1 == self.n;
         // `next` holds only cells of two to n + 1 digits.
         for c in cells_of(next) {
             let m = self.b.cell[c];
             let card = count16(m) as usize;
             let u = union | m;
-            let last = k + 1 == self.n;
-            let fits = if last {
-                count16(u) as usize == self.n + 1
-            } else {
-                (count16(u) as usize) < self.n + 2
-            };
-            if fits {
+            let digits = count16(u) as usize;
+            let set = chosen | bit(c);
+            if last {
+                if digits != self.n + 1 || set & self.reach == 0 {
+                    continue;
+                }
                 self.cells[k] = c;
+                self.bivalues(u, big.max(card), size + card);
+            } else if digits < self.n + 2 {
                 let later = next & PEERS[c] & !((2u128 << c) - 1);
-                self.extend(k + 1, later, u, big.max(card), size + card);
+                if (set | later) & self.reach == 0 {
+                    continue;
+                }
+                self.cells[k] = c;
+                self.extend(k + 1, later, set, u, big.max(card), size + card);
             }
         }
     }
@@ -222,13 +236,14 @@ impl AlsWing<'_> {
             own |= bit(c);
         }
         range &= !own;
+        range &= self.bivalue;
         if own & self.fresh == 0 {
             // An unchanged set: only a changed bivalue cell makes a new wing.
             range &= self.fresh;
         }
         for yz in cells_of(range) {
             let m = b.cell[yz];
-            if count16(m) != 2 || m & union != m {
+            if m & union != m {
                 continue;
             }
             let x = m.trailing_zeros() as usize;
