@@ -16,6 +16,8 @@ pub(crate) trait Bits: Copy {
     fn many(self) -> bool;
     /// Exactly `k` bits set (for small `k`: one step per bit).
     fn exactly(self, k: u32) -> bool;
+    /// `k` or more bits set (for small `k`: one step per bit).
+    fn at_least(self, k: u32) -> bool;
 }
 
 macro_rules! impl_bits {
@@ -43,6 +45,17 @@ macro_rules! impl_bits {
                     x &= x - 1;
                 }
                 x == 0
+            }
+            #[inline(always)]
+            fn at_least(self, k: u32) -> bool {
+                let mut x = self;
+                for _ in 0..k {
+                    if x == 0 {
+                        return false;
+                    }
+                    x &= x - 1;
+                }
+                true
             }
         }
     )*};
@@ -87,6 +100,7 @@ mod tests {
             assert_eq!(x.many(), x.count_ones() >= 2, "{x:#x}");
             for k in 0..5 {
                 assert_eq!(x.exactly(k), x.count_ones() == k, "{x:#x} {k}");
+                assert_eq!(x.at_least(k), x.count_ones() >= k, "{x:#x} {k}");
             }
         }
         for m in 0..=u16::MAX {
@@ -95,6 +109,7 @@ mod tests {
             assert_eq!(m.many(), m.count_ones() >= 2);
             for k in 0..5 {
                 assert_eq!(m.exactly(k), m.count_ones() == k);
+                assert_eq!(m.at_least(k), m.count_ones() >= k);
             }
             assert_eq!(count16(m), m.count_ones());
         }

@@ -12,21 +12,22 @@ use super::technique::{Hint, Technique};
 /// `max_excluder` candidates (the excluders).
 fn candidates(b: &Board, max_excluder: u32, cells: &mut Vec<(u8, Cells)>) {
     cells.clear();
-    for c in 0..81 {
-        if b.count(c) < 2 {
-            continue;
-        }
-        let mut excl = 0u128;
-        let mut single = false;
-        for p in cells_of(PEERS[c]) {
-            let n = b.count(p);
-            if n == 1 {
-                single = true;
-            } else if n >= 2 && n <= max_excluder {
-                excl |= bit(p);
+    // Cells by their number of candidates: one, two or more, and two to `max_excluder`.
+    let (mut single, mut many, mut excluders) = (0u128, 0u128, 0u128);
+    for c in cells_of(b.empty) {
+        let n = b.count(c);
+        if n == 1 {
+            single |= bit(c);
+        } else if n >= 2 {
+            many |= bit(c);
+            if n <= max_excluder {
+                excluders |= bit(c);
             }
         }
-        if !single && excl != 0 {
+    }
+    for c in cells_of(many) {
+        let excl = PEERS[c] & excluders;
+        if PEERS[c] & single == 0 && excl != 0 {
             cells.push((c as u8, excl));
         }
     }

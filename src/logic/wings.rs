@@ -131,7 +131,7 @@ pub(crate) fn als_wing(
         let m = b.cell[pivot];
         let card = count16(m) as usize;
         let next = PEERS[pivot] & !((2u128 << pivot) - 1) & eligible;
-        if (bit(pivot) | next) & reach == 0 {
+        if (bit(pivot) | next) & reach == 0 || !next.at_least(n as u32 - 1) {
             continue;
         }
         w.cells[0] = pivot;
@@ -216,7 +216,8 @@ impl AlsWing<'_> {
                 self.bivalues(u, big.max(card), size + card);
             } else if digits < self.n + 2 {
                 let later = next & PEERS[c] & !((2u128 << c) - 1);
-                if (set | later) & self.reach == 0 {
+                // The set still needs n - k - 1 cells, all from `later`.
+                if (set | later) & self.reach == 0 || !later.at_least((self.n - k - 1) as u32) {
                     continue;
                 }
                 self.cells[k] = c;
