@@ -14,9 +14,10 @@
 //! (neither changes the order in which the others are reached, nor their parents).
 //! The search for the best hint asks the same questions before it sweeps from a source.
 
-use super::super::super::board::{Board, Cells, PEERS, cells_of, digits_of};
+use super::super::super::board::{Board, Cells, PEERS, UNIT_MASK, bit, cells_of, digits_of};
 use super::super::{KEYS, cell_of, conjugate, digit_of, is_on, key};
-use super::{off_to_on, on_to_off};
+use super::off_to_on;
+use crate::logic::bits::Bits;
 
 const NONE: u32 = u32::MAX;
 
@@ -31,8 +32,6 @@ pub(super) struct Reach {
     /// The links out of each node, as node lists (`start[n]..start[n + 1]` in `succ`).
     start: Vec<u32>,
     succ: Vec<u16>,
-    /// Per node: its "off" links (keys), while the nodes are being listed.
-    pending: Vec<([u16; 4], u8)>,
     /// Tarjan's numbers and stacks.
     index: Vec<u32>,
     low: Vec<u32>,
@@ -68,7 +67,6 @@ impl Default for Reach {
             keys: Vec::new(),
             start: Vec::new(),
             succ: Vec::new(),
-            pending: Vec::new(),
             index: Vec::new(),
             low: Vec::new(),
             on_stack: Vec::new(),
@@ -118,48 +116,71 @@ impl Reach {
         self.has_reach = !y_only;
         // An "off" potential that links to nothing (most of them) is no node either: it is
         // its own component and reaches nothing, and what reaches it is told from the links
-        // into it (`reaches`). Its links (keys) are worked out first, kept until every node
-        // is known.
-        self.pending.clear();
-        let mut buf4 = [0u16; 4];
-        for c in cells_of(g.empty) {
-            let ons = !y_only || g.cell[c].count_ones() == 2;
-            for d in digits_of(g.cell[c] & digits) {
-                if ons {
-                    let k = key(c, d, true);
-                    self.node[k] = self.keys.len() as u16;
-                    self.stamp[k] = self.epoch;
-                    self.keys.push(k as u16);
-                    self.pending.push(([0; 4], 0));
-                }
-                let k = key(c, d, false);
-                let m = off_to_on(g, k, y, x, &mut buf4);
-                if m > 0 {
-                    self.node[k] = self.keys.len() as u16;
-                    self.stamp[k] = self.epoch;
-                    self.keys.push(k as u16);
-                    self.pending.push((buf4, m as u8));
+        // into it (`reaches`). It links to something when its cell is bivalue (Y links) or
+        // when its digit has two places in one of its units (X links).
+        let mut live = [0 as Cells; 9];
+        for d in digits_of(digits) {
+            let p = g.digit[d];
+            if x {
+                for mask in &UNIT_MASK {
+                    if (p & mask).two() {
+                        live[d] |= p & mask;
+                    }
                 }
             }
         }
+        let mut bivalue: Cells = 0;
+        for c in cells_of(g.empty) {
+            if g.cell[c].two() {
+                bivalue |= bit(c);
+            }
+        }
+        if y {
+            for (d, l) in live.iter_mut().enumerate() {
+                *l |= g.digit[d] & bivalue;
+            }
+        }
+        let scope = if y_only { bivalue } else { g.empty };
+        for c in cells_of(scope) {
+            for d in digits_of(g.cell[c] & digits) {
+                let k = key(c, d, true);
+                self.node[k] = self.keys.len() as u16;
+                self.stamp[k] = self.epoch;
+                self.keys.push(k as u16);
+                if live[d] & bit(c) != 0 {
+                    let k = key(c, d, false);
+                    self.node[k] = self.keys.len() as u16;
+                    self.stamp[k] = self.epoch;
+                    self.keys.push(k as u16);
+                }
+            }
+        }
+        // The links, as node lists (`start[n]..start[n + 1]` in `succ`), those of an "on"
+        // potential to the "off" nodes only, in an order of their own: the order of the
+        // links changes neither the components nor what they reach.
         let n = self.keys.len();
-        let mut buf = [0u16; 32];
+        let mut buf4 = [0u16; 4];
         for i in 0..n {
             self.start.push(self.succ.len() as u32);
             let k = self.keys[i] as usize;
-            let (node, stamp, epoch) = (&self.node, &self.stamp, self.epoch);
+            let (c, d) = (cell_of(k), digit_of(k));
+            let node = &self.node;
             if is_on(k) {
-                let m = on_to_off(g, k, y, &mut buf);
-                self.succ.extend(
-                    buf[..m]
-                        .iter()
-                        .filter(|&&q| stamp[q as usize] == epoch)
-                        .map(|&q| node[q as usize]),
-                );
+                if y {
+                    for e in digits_of(g.cell[c] & !(1 << d)) {
+                        if live[e] & bit(c) != 0 {
+                            self.succ.push(node[key(c, e, false)]);
+                        }
+                    }
+                }
+                for z in cells_of(PEERS[c] & live[d]) {
+                    self.succ.push(node[key(z, d, false)]);
+                }
             } else {
-                let (out, m) = &self.pending[i];
+                let m = off_to_on(g, k, y, x, &mut buf4);
+                debug_assert!(m > 0);
                 self.succ
-                    .extend(out[..*m as usize].iter().map(|&q| node[q as usize]));
+                    .extend(buf4[..m].iter().map(|&q| node[q as usize]));
             }
         }
         self.start.push(self.succ.len() as u32);
