@@ -13,6 +13,10 @@
 //! that do not lead to its target, a cycle search those outside its source's component
 //! (neither changes the order in which the others are reached, nor their parents).
 //! The search for the best hint asks the same questions before it sweeps from a source.
+//!
+//! Most "off" potentials link to nothing (their cell has more than two candidates and their
+//! digit more than two places in each of their units): they are no nodes of the graph, and
+//! whether a potential reaches one is told from the "on" potentials that link to it.
 
 use super::super::super::board::{Board, Cells, PEERS, UNIT_MASK, bit, cells_of, digits_of};
 use super::super::{KEYS, cell_of, conjugate, digit_of, is_on, key};
@@ -41,6 +45,8 @@ pub(super) struct Reach {
     /// Per node: its component; per component: its "on" nodes and the components it reaches
     /// (`words` 64-bit words each).
     comp: Vec<u32>,
+    /// Per key of a node: its component (the same as `comp`, one look-up fewer).
+    key_comp: Vec<u32>,
     on_count: Vec<u16>,
     /// Per component: true when it reaches no other (its reach is its own bit).
     alone: Vec<bool>,
@@ -73,6 +79,7 @@ impl Default for Reach {
             stack: Vec::new(),
             calls: Vec::new(),
             comp: Vec::new(),
+            key_comp: vec![0; KEYS],
             on_count: Vec::new(),
             alone: Vec::new(),
             reach: Vec::new(),
@@ -256,6 +263,7 @@ impl Reach {
             let w = self.stack[i] as usize;
             self.on_stack[w] = false;
             self.comp[w] = id;
+            self.key_comp[self.keys[w] as usize] = id;
             ons += is_on(self.keys[w] as usize) as u16;
         }
         if !self.has_reach {
@@ -298,7 +306,7 @@ impl Reach {
     #[inline]
     fn comp_of(&self, k: usize) -> usize {
         debug_assert!(self.is_node(k));
-        self.comp[self.node[k] as usize] as usize
+        self.key_comp[k] as usize
     }
 
     /// True when key `k` is a node of the graph built last.
@@ -315,6 +323,7 @@ impl Reach {
 
     /// True when the chain from `source` reaches its conjugate.
     pub(super) fn reaches_conjugate(&mut self, source: usize) -> bool {
+        debug_assert!(self.has_reach);
         let to = conjugate(source);
         if self.is_node(to) || !self.is_node(source) {
             return self.reaches(source, to);
@@ -323,11 +332,10 @@ impl Reach {
         // one is reached.
         let (c, d) = (cell_of(to), digit_of(to));
         let row = self.row(source);
+        // With reach worked out, every "on" potential is a node.
         let hit = |k: usize| {
-            self.is_node(k) && {
-                let t = self.comp_of(k);
-                row[t / 64] >> (t % 64) & 1 == 1
-            }
+            let t = self.comp_of(k);
+            row[t / 64] >> (t % 64) & 1 == 1
         };
         self.y && digits_of(self.cell[c] & !(1 << d)).any(|e| hit(key(c, e, true)))
             || cells_of(PEERS[c] & self.digit[d]).any(|x| hit(key(x, d, true)))
