@@ -328,8 +328,13 @@ impl Reach {
         if self.is_node(to) || !self.is_node(source) {
             return self.reaches(source, to);
         }
-        // Asked once per source: the "on" potentials that link to `to` are looked at until
-        // one is reached.
+        // A component that reaches no other, and holds no "on" potential but the source,
+        // reaches none of them. Otherwise (asked once per source) the "on" potentials that
+        // link to `to` are looked at until one is reached.
+        let a = self.comp_of(source);
+        if self.alone[a] && self.on_count[a] == 1 {
+            return false;
+        }
         let (c, d) = (cell_of(to), digit_of(to));
         let row = self.row(source);
         // With reach worked out, every "on" potential is a node.
