@@ -6,7 +6,9 @@
 use super::super::super::board::{
     Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of, digits_of,
 };
-use super::super::super::singles::{BOX_COL_ROW, INTERSECTION_KINDS, combinations, locked_in};
+use super::super::super::singles::{
+    BOX_COL_ROW, INTERSECTION_KINDS, combinations, locked_in, locked_units,
+};
 use super::super::key;
 use super::super::nested::NestedHint;
 use super::{Multiple, NESTED_CACHE_MAX, NO_NEST, NestedRemovals, Slot};
@@ -175,9 +177,12 @@ impl Advanced<'_> {
 
     fn locking(&mut self) {
         let g = self.g;
-        for (k1, k2) in INTERSECTION_KINDS {
-            for d in 0..9 {
-                for i1 in 0..9 {
+        // The units that lock each digit, worked out for all of them at once: most digits
+        // have none.
+        let locked: [[u16; 4]; 9] = std::array::from_fn(|d| locked_units(g, d));
+        for (rank, (k1, k2)) in INTERSECTION_KINDS.into_iter().enumerate() {
+            for (d, locked) in locked.iter().enumerate() {
+                for i1 in digits_of(locked[rank]) {
                     // Of the units of the second kind, only the one holding all the places
                     // (at least two) of the first can lock: no need to try the other eight.
                     let Some((_, u2)) = locked_in(g, d, k1 + i1, k2) else {

@@ -13,10 +13,15 @@
 //! that do not lead to its target, a cycle search those outside its source's component
 //! (neither changes the order in which the others are reached, nor their parents).
 //! The search for the best hint asks the same questions before it sweeps from a source.
+//!
+//! Most "off" potentials link to nothing (their cell has more than two candidates and their
+//! digit more than two places in each of their units): they are no nodes of the graph, and
+//! whether a potential reaches one is told from the "on" potentials that link to it.
 
-use super::super::super::board::{Board, Cells, PEERS, cells_of, digits_of};
+use super::super::super::board::{Board, Cells, PEERS, UNIT_MASK, bit, cells_of, digits_of};
 use super::super::{KEYS, cell_of, conjugate, digit_of, is_on, key};
-use super::{off_to_on, on_to_off};
+use super::off_to_on;
+use crate::logic::bits::Bits;
 
 const NONE: u32 = u32::MAX;
 
@@ -31,8 +36,6 @@ pub(super) struct Reach {
     /// The links out of each node, as node lists (`start[n]..start[n + 1]` in `succ`).
     start: Vec<u32>,
     succ: Vec<u16>,
-    /// Per node: its "off" links (keys), while the nodes are being listed.
-    pending: Vec<([u16; 4], u8)>,
     /// Tarjan's numbers and stacks.
     index: Vec<u32>,
     low: Vec<u32>,
@@ -42,6 +45,8 @@ pub(super) struct Reach {
     /// Per node: its component; per component: its "on" nodes and the components it reaches
     /// (`words` 64-bit words each).
     comp: Vec<u32>,
+    /// Per key of a node: its component (the same as `comp`, one look-up fewer).
+    key_comp: Vec<u32>,
     on_count: Vec<u16>,
     /// Per component: true when it reaches no other (its reach is its own bit).
     alone: Vec<bool>,
@@ -68,13 +73,13 @@ impl Default for Reach {
             keys: Vec::new(),
             start: Vec::new(),
             succ: Vec::new(),
-            pending: Vec::new(),
             index: Vec::new(),
             low: Vec::new(),
             on_stack: Vec::new(),
             stack: Vec::new(),
             calls: Vec::new(),
             comp: Vec::new(),
+            key_comp: vec![0; KEYS],
             on_count: Vec::new(),
             alone: Vec::new(),
             reach: Vec::new(),
@@ -118,48 +123,71 @@ impl Reach {
         self.has_reach = !y_only;
         // An "off" potential that links to nothing (most of them) is no node either: it is
         // its own component and reaches nothing, and what reaches it is told from the links
-        // into it (`reaches`). Its links (keys) are worked out first, kept until every node
-        // is known.
-        self.pending.clear();
-        let mut buf4 = [0u16; 4];
-        for c in cells_of(g.empty) {
-            let ons = !y_only || g.cell[c].count_ones() == 2;
-            for d in digits_of(g.cell[c] & digits) {
-                if ons {
-                    let k = key(c, d, true);
-                    self.node[k] = self.keys.len() as u16;
-                    self.stamp[k] = self.epoch;
-                    self.keys.push(k as u16);
-                    self.pending.push(([0; 4], 0));
-                }
-                let k = key(c, d, false);
-                let m = off_to_on(g, k, y, x, &mut buf4);
-                if m > 0 {
-                    self.node[k] = self.keys.len() as u16;
-                    self.stamp[k] = self.epoch;
-                    self.keys.push(k as u16);
-                    self.pending.push((buf4, m as u8));
+        // into it (`reaches`). It links to something when its cell is bivalue (Y links) or
+        // when its digit has two places in one of its units (X links).
+        let mut live = [0 as Cells; 9];
+        for d in digits_of(digits) {
+            let p = g.digit[d];
+            if x {
+                for mask in &UNIT_MASK {
+                    if (p & mask).two() {
+                        live[d] |= p & mask;
+                    }
                 }
             }
         }
+        let mut bivalue: Cells = 0;
+        for c in cells_of(g.empty) {
+            if g.cell[c].two() {
+                bivalue |= bit(c);
+            }
+        }
+        if y {
+            for (d, l) in live.iter_mut().enumerate() {
+                *l |= g.digit[d] & bivalue;
+            }
+        }
+        let scope = if y_only { bivalue } else { g.empty };
+        for c in cells_of(scope) {
+            for d in digits_of(g.cell[c] & digits) {
+                let k = key(c, d, true);
+                self.node[k] = self.keys.len() as u16;
+                self.stamp[k] = self.epoch;
+                self.keys.push(k as u16);
+                if live[d] & bit(c) != 0 {
+                    let k = key(c, d, false);
+                    self.node[k] = self.keys.len() as u16;
+                    self.stamp[k] = self.epoch;
+                    self.keys.push(k as u16);
+                }
+            }
+        }
+        // The links, as node lists (`start[n]..start[n + 1]` in `succ`), those of an "on"
+        // potential to the "off" nodes only, in an order of their own: the order of the
+        // links changes neither the components nor what they reach.
         let n = self.keys.len();
-        let mut buf = [0u16; 32];
+        let mut buf4 = [0u16; 4];
         for i in 0..n {
             self.start.push(self.succ.len() as u32);
             let k = self.keys[i] as usize;
-            let (node, stamp, epoch) = (&self.node, &self.stamp, self.epoch);
+            let (c, d) = (cell_of(k), digit_of(k));
+            let node = &self.node;
             if is_on(k) {
-                let m = on_to_off(g, k, y, &mut buf);
-                self.succ.extend(
-                    buf[..m]
-                        .iter()
-                        .filter(|&&q| stamp[q as usize] == epoch)
-                        .map(|&q| node[q as usize]),
-                );
+                if y {
+                    for e in digits_of(g.cell[c] & !(1 << d)) {
+                        if live[e] & bit(c) != 0 {
+                            self.succ.push(node[key(c, e, false)]);
+                        }
+                    }
+                }
+                for z in cells_of(PEERS[c] & live[d]) {
+                    self.succ.push(node[key(z, d, false)]);
+                }
             } else {
-                let (out, m) = &self.pending[i];
+                let m = off_to_on(g, k, y, x, &mut buf4);
+                debug_assert!(m > 0);
                 self.succ
-                    .extend(out[..*m as usize].iter().map(|&q| node[q as usize]));
+                    .extend(buf4[..m].iter().map(|&q| node[q as usize]));
             }
         }
         self.start.push(self.succ.len() as u32);
@@ -235,6 +263,7 @@ impl Reach {
             let w = self.stack[i] as usize;
             self.on_stack[w] = false;
             self.comp[w] = id;
+            self.key_comp[self.keys[w] as usize] = id;
             ons += is_on(self.keys[w] as usize) as u16;
         }
         if !self.has_reach {
@@ -277,7 +306,7 @@ impl Reach {
     #[inline]
     fn comp_of(&self, k: usize) -> usize {
         debug_assert!(self.is_node(k));
-        self.comp[self.node[k] as usize] as usize
+        self.key_comp[k] as usize
     }
 
     /// True when key `k` is a node of the graph built last.
@@ -294,19 +323,24 @@ impl Reach {
 
     /// True when the chain from `source` reaches its conjugate.
     pub(super) fn reaches_conjugate(&mut self, source: usize) -> bool {
+        debug_assert!(self.has_reach);
         let to = conjugate(source);
         if self.is_node(to) || !self.is_node(source) {
             return self.reaches(source, to);
         }
-        // Asked once per source: the "on" potentials that link to `to` are looked at until
-        // one is reached.
+        // A component that reaches no other, and holds no "on" potential but the source,
+        // reaches none of them. Otherwise (asked once per source) the "on" potentials that
+        // link to `to` are looked at until one is reached.
+        let a = self.comp_of(source);
+        if self.alone[a] && self.on_count[a] == 1 {
+            return false;
+        }
         let (c, d) = (cell_of(to), digit_of(to));
         let row = self.row(source);
+        // With reach worked out, every "on" potential is a node.
         let hit = |k: usize| {
-            self.is_node(k) && {
-                let t = self.comp_of(k);
-                row[t / 64] >> (t % 64) & 1 == 1
-            }
+            let t = self.comp_of(k);
+            row[t / 64] >> (t % 64) & 1 == 1
         };
         self.y && digits_of(self.cell[c] & !(1 << d)).any(|e| hit(key(c, e, true)))
             || cells_of(PEERS[c] & self.digit[d]).any(|x| hit(key(x, d, true)))

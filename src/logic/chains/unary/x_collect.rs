@@ -178,3 +178,59 @@ impl Unary {
         found
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    /// On grids of hard puzzles thinned as a dynamic search's grids are, one search keeping
+    /// its digits' X chains from grid to grid gathers the hints a fresh search gathers (and,
+    /// under test, `collect` checks its X pass against the pass over all digits at once).
+    #[test]
+    fn kept_x_chains_are_those_found_afresh() {
+        let puzzles = [
+            "2....4.....1.9..2.39....6.......7..6...5..4...1..3..9.1...8..3...8.....5..97.....",
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        ];
+        let describe = |hints: &[NestedHint]| -> Vec<_> {
+            hints
+                .iter()
+                .map(|h| {
+                    (
+                        h.key.diff.to_bits(),
+                        h.key.rank,
+                        h.entries.clone(),
+                        h.parents.clone(),
+                        h.complexity,
+                        h.fingerprint,
+                    )
+                })
+                .collect()
+        };
+        let mut kept = Unary::default();
+        let (mut grids, mut x_hints) = (0, 0);
+        for p in puzzles {
+            let grid: Grid = p.parse().unwrap();
+            let base = Board::from_values(grid.cells()).unwrap();
+            for step in 2..8 {
+                // Every `step`-th candidate of the cells with three or more taken out.
+                let mut g = base;
+                for (i, c) in cells_of(base.empty).enumerate() {
+                    if base.cell[c].count_ones() >= 3 && i % step == 0 {
+                        g.remove(c, base.cell[c].trailing_zeros() as usize);
+                    }
+                }
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                assert!(kept.collect(&base, &g, &mut a, &Budget::default()));
+                assert!(Unary::default().collect(&base, &g, &mut b, &Budget::default()));
+                assert_eq!(describe(&a), describe(&b), "{p} {step}");
+                grids += 1;
+                x_hints += a.iter().filter(|h| h.key.rank == 2).count();
+            }
+        }
+        // X chains are found, and some digits' chains were kept from an earlier grid.
+        assert!(grids > 0 && x_hints > 0, "{x_hints}");
+        assert!(kept.x_collect.map.len() < grids * 9);
+    }
+}
