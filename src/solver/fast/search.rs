@@ -52,7 +52,7 @@ impl State {
             while m != 0 {
                 let bit = m & m.wrapping_neg();
                 m ^= bit;
-                let n = (0..9).filter(|d| self.cand[d * 3 + b] & bit != 0).count() as u32;
+                let n = (0..9).filter(|d| self.cand[d * 4 + b] & bit != 0).count() as u32;
                 if n < best.2 {
                     best = (b, bit, n);
                 }
@@ -161,7 +161,7 @@ impl FastSolver {
         let (b, bit) = state.branch_cell(pairs);
         let mut all: u32 = 0;
         for d in 0..9 {
-            all |= ((state.cand[d * 3 + b] & bit != 0) as u32) << d;
+            all |= ((state.cand[d * 4 + b] & bit != 0) as u32) << d;
         }
         let mut digits = all;
         while digits != 0 {
@@ -221,7 +221,7 @@ impl FastSolver {
         // occupy (which also catches two equal clues in one unit), then each word is built
         // from those in one expression, instead of a series of removals per clue.
         let mut units = [0u32; 9];
-        let mut given = [0u32; 27];
+        let mut given = [0u32; 36];
         let mut ok = true;
         let cells = puzzle.cells();
         // Visit only the clues, from a mask of the non-blank cells: a test per cell would be
@@ -241,25 +241,25 @@ impl FastSolver {
                     break 'bands;
                 }
                 units[d] |= u;
-                given[d * 3 + b] |= 1 << bit;
+                given[d * 4 + b] |= 1 << bit;
             }
         }
         let mut state = State::START;
         for b in 0..3 {
-            let clues = given[b] | given[3 + b] | given[6 + b];
-            let clues = clues | given[9 + b] | given[12 + b] | given[15 + b];
-            state.unsolved[b] = BAND & !(clues | given[18 + b] | given[21 + b] | given[24 + b]);
+            let clues = given[b] | given[4 + b] | given[8 + b];
+            let clues = clues | given[12 + b] | given[16 + b] | given[20 + b];
+            state.unsolved[b] = BAND & !(clues | given[24 + b] | given[28 + b] | given[32 + b]);
         }
         for (d, &u) in units.iter().enumerate() {
             let not_cols = !((u >> 18) * 0x40201);
             for b in 0..3 {
                 let taken = BAND_UNIT_CELLS[(u >> (6 * b) & 63) as usize];
-                let i = d * 3 + b;
+                let i = d * 4 + b;
                 state.cand[i] = (state.unsolved[b] & not_cols & !taken) | given[i];
             }
         }
         if let Some((cell, digit)) = self.exclude.filter(|&(_, d)| (1..=9).contains(&d)) {
-            state.cand[(digit as usize - 1) * 3 + cell / 27] &= !(1 << (cell % 27));
+            state.cand[(digit as usize - 1) * 4 + cell / 27] &= !(1 << (cell % 27));
         }
         self.transposed = false;
         // The cheap rules first, alone: a band they leave settled (a single configuration per
