@@ -24,11 +24,19 @@ impl State {
     /// puzzle the keys are the root's, and a band not settled there is where the puzzle's
     /// constraint lies (see the `fast` module documentation). `known` holds the cells with
     /// two candidates when [`State::propagate`] counted them, else zeros.
+    ///
+    /// Inlined, as are the helpers the search calls at every branch, so that the copy of the
+    /// search for [`Level::V3`] runs them in its own instruction set: a call into the
+    /// baseline's code costs the call, the registers saved around it and the switch between
+    /// vector widths.
+    #[inline(always)]
     fn branch_cell(&self, known: [u32; 3]) -> (usize, u32) {
         // Zeros may also mean that there are none: counting again then finds none either.
         let pairs = if known == [0; 3] {
             let [_, two, three] = self.candidate_counts::<3>();
-            std::array::from_fn(|b| self.unsolved[b] & two[b] & !three[b])
+            let u = self.unsolved;
+            let pairs = |b: usize| u[b] & two[b] & !three[b];
+            [pairs(0), pairs(1), pairs(2)]
         } else {
             known
         };
@@ -46,6 +54,14 @@ impl State {
         if let Some(cell) = first {
             return cell;
         }
+        self.fewest_candidates()
+    }
+
+    /// The first cell with the fewest candidates, as (band, bit), for [`State::branch_cell`]
+    /// when no cell has two: seldom, so kept out of the search's code.
+    #[cold]
+    #[inline(never)]
+    fn fewest_candidates(&self) -> (usize, u32) {
         let mut best = (0, 0, u32::MAX);
         for b in 0..3 {
             let mut m = self.unsolved[b];

@@ -89,7 +89,8 @@ impl State {
         let pos = bit.trailing_zeros();
         self.unsolved[b] &= !bit;
         let (peers, col) = (!BAND_PEERS[pos as usize], !column(pos % 9));
-        self.restrict_digit(d, std::array::from_fn(|k| if k == b { peers } else { col }));
+        let keep = |k: usize| if k == b { peers } else { col };
+        self.restrict_digit(d, [keep(0), keep(1), keep(2)]);
     }
 
     /// Sets the three words of digit `d`, as [`put_digit`] does.
@@ -100,6 +101,7 @@ impl State {
 
     /// Places digit `d` on cell `bit` of band `b` after removing from it the other digits
     /// that still have it, `others` (bit `e` for digit `e`; not `d`).
+    #[inline(always)]
     pub(super) fn assign(&mut self, d: usize, b: usize, bit: u32, others: u32) {
         debug_assert_eq!(
             others & 1 << d,
@@ -299,9 +301,9 @@ impl State {
                 // kept no account of the words they changed, so every band is due its pass.
                 self.pick = NO_PICK;
                 self.since = ALL_WORDS;
-                return Some(std::array::from_fn(|b| {
-                    self.unsolved[b] & two[b] & !three[b]
-                }));
+                let u = self.unsolved;
+                let pairs = |b: usize| u[b] & two[b] & !three[b];
+                return Some([pairs(0), pairs(1), pairs(2)]);
             }
             // The minirow rule is the costliest, so it runs only once the cheap rules stall.
             if !self.minirows() {
