@@ -314,3 +314,6 @@ fn for_pairs(cells: &[u32; 9], mut found: impl FnMut(usize, usize, u32)) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,6 +1,6 @@
-//! Unit tests of the `fast` strategy (its tables' are in `tables`): the vector paths against
-//! their scalar references, the rules on small cases, and whole searches against the
-//! `singles` strategy and the `sudoku` crate.
+//! Unit tests of the `fast` strategy (its tables' are in `tables`, its hidden pairs' in
+//! `cross_digit`): the vector paths against their scalar references, the rules on small cases,
+//! and whole searches against the `singles` strategy and the `sudoku` crate.
 
 use super::super::{Limits, Solver, Strategy, tests::check_strategy};
 use super::FastSolver;
@@ -9,8 +9,7 @@ use super::orientation::transpose;
 use super::search::SETTLED_FAILURES;
 use super::state::{ALL_WORDS, State, WORDS};
 use super::tables::{
-    BAND, BAND_PEERS, CONFIGS, KEEP, PERMS, band_columns, column, row_graph, row_singles,
-    row_singles_scalar,
+    BAND_PEERS, CONFIGS, KEEP, PERMS, band_columns, row_graph, row_singles, row_singles_scalar,
 };
 use crate::grid::{CELLS, Grid};
 
@@ -97,61 +96,6 @@ fn solve_counts_what_solve_with_finds() {
             assert!(with.solutions == limit || limit == 10, "{g} to {limit}");
         }
     }
-}
-
-#[test]
-fn hidden_pairs_in_a_row_take_their_two_cells() {
-    // Digits 0 and 1 can go only to columns 0 and 1 of row 0.
-    let mut s = State {
-        dirty: 0,
-        ..State::START
-    };
-    s.cand[0] &= !0x1FC;
-    s.cand[4] &= !0x1FC;
-    let pair = (s.cand[0], s.cand[4]);
-    assert!(s.hidden_pairs());
-    assert_eq!((s.cand[0], s.cand[4]), pair);
-    for g in 2..9 {
-        assert_eq!(s.cand[g * 4], BAND & !0b11, "digit {g}");
-        assert_eq!([s.cand[g * 4 + 1], s.cand[g * 4 + 2]], [BAND; 2]);
-    }
-    // Nothing more to find.
-    s.dirty = 0;
-    assert!(!s.hidden_pairs());
-}
-
-#[test]
-fn hidden_pairs_in_a_column_span_bands() {
-    // Digits 3 and 4 can go only to rows 2 and 7 of column 5 (row 2 of band 0, row 1 of
-    // band 2).
-    let mut s = State {
-        dirty: 0,
-        ..State::START
-    };
-    for d in [3, 4] {
-        s.cand[d * 4] &= !column(5) | 1 << (18 + 5);
-        s.cand[d * 4 + 1] &= !column(5);
-        s.cand[d * 4 + 2] &= !column(5) | 1 << (9 + 5);
-    }
-    assert!(s.hidden_pairs());
-    for g in [0, 1, 2, 5, 6, 7, 8] {
-        assert_eq!(s.cand[g * 4], BAND & !(1 << 23), "digit {g}");
-        assert_eq!(s.cand[g * 4 + 1], BAND);
-        assert_eq!(s.cand[g * 4 + 2], BAND & !(1 << 14));
-    }
-}
-
-#[test]
-fn two_digits_with_two_cells_each_but_not_the_same_are_no_pair() {
-    let mut s = State {
-        dirty: 0,
-        ..State::START
-    };
-    s.cand[0] &= !0x1FC; // columns 0 and 1 of row 0
-    s.cand[4] &= !0x1FA; // columns 0 and 2
-    let before = s.cand;
-    assert!(!s.hidden_pairs());
-    assert_eq!(s.cand, before);
 }
 
 #[test]
