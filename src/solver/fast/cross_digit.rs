@@ -128,18 +128,18 @@ impl State {
             let mut both = Tally::default();
             let (mut total, mut cells, mut pick) = (0u32, 0u32, u32::MAX);
             for d in 0..9 {
-                let i = d * 3 + b;
+                let i = d * 4 + b;
                 let w = self.cand[i];
                 let h = row_hash(w);
                 let c = w.count_ones();
                 both.add(TALLY_HASHED[h]);
                 total += CONFIGS_HASHED[h];
                 cells += c;
-                pick = pick.min(PICK_HASHED[h] | c << 5 | i as u32);
+                pick = pick.min(PICK_HASHED[h] | c << 6 | i as u32);
             }
             if pick < NO_BRANCH {
                 // The fields never overlap: the score is at most 54 + 243, the total 54, and
-                // the pick (6 configurations, 27 cells, word 26) fits in 14 bits.
+                // the pick (6 configurations, 27 cells, word 34) fits in 14 bits.
                 self.band_key[b] = (total + cells) << 20 | total << 14 | pick;
             }
             let (may, sure) = both.split();
@@ -152,23 +152,23 @@ impl State {
             // The graphs again: few passes remove anything, so on this rare path that costs
             // less than keeping the nine graphs and forced edges of every pass.
             for d in 0..9 {
-                let g = row_graph(self.cand[d * 3 + b]);
+                let g = row_graph(self.cand[d * 4 + b]);
                 let f = FORCED[g] >> 16;
                 let g = g as u32;
                 let out = g & full & !f;
                 if out != 0 {
-                    self.restrict(d * 3 + b, !minirow_cells(out));
+                    self.restrict(d * 4 + b, !minirow_cells(out));
                 }
                 let mut into = g & must & !f;
                 while into != 0 {
                     let e = into.trailing_zeros() as usize;
                     into &= into - 1;
-                    self.restrict(d * 3 + b, !CROSS[e]);
+                    self.restrict(d * 4 + b, !CROSS[e]);
                 }
             }
         }
         let key = self.band_key[0].min(self.band_key[1]).min(self.band_key[2]);
-        self.pick = if key == NO_PICK { NO_PICK } else { key & 0x1F };
+        self.pick = if key == NO_PICK { NO_PICK } else { key & 0x3F };
         true
     }
 
@@ -226,7 +226,7 @@ impl State {
                 let into_b = into >> (9 * b) & 0x1FF;
                 let boxes = SPREAD_BOXES[(ROW_SHAPES[0][into_b as usize] & 7) as usize] & 0x1FF;
                 let gone = (out >> (9 * b) & 0x1FF) | ((into_cols | boxes) & !into_b);
-                self.restrict(d * 3 + b, !(gone * 0x40201));
+                self.restrict(d * 4 + b, !(gone * 0x40201));
             }
         }
         true
@@ -253,11 +253,11 @@ impl State {
             let unsolved = self.unsolved[b];
             for row in [0x1FF, 0x1FF << 9, 0x1FF << 18] {
                 let cells: [u32; 9] =
-                    std::array::from_fn(|e| self.cand[e * 3 + b] & unsolved & row);
+                    std::array::from_fn(|e| self.cand[e * 4 + b] & unsolved & row);
                 for_pairs(&cells, |e, f, cells| {
                     if cells & three != 0 {
                         for g in (0..9).filter(|&g| g != e && g != f) {
-                            self.restrict(g * 3 + b, !cells);
+                            self.restrict(g * 4 + b, !cells);
                         }
                     }
                 });
@@ -268,9 +268,9 @@ impl State {
         for col in 0..9 {
             let mask = self.unsolved.map(|u| u & column(col));
             let keys: [u32; 9] = std::array::from_fn(|e| {
-                self.cand[e * 3] & mask[0]
-                    | (self.cand[e * 3 + 1] & mask[1]) << 1
-                    | (self.cand[e * 3 + 2] & mask[2]) << 2
+                self.cand[e * 4] & mask[0]
+                    | (self.cand[e * 4 + 1] & mask[1]) << 1
+                    | (self.cand[e * 4 + 2] & mask[2]) << 2
             });
             for_pairs(&keys, |e, f, key| {
                 let cells: [u32; 3] = std::array::from_fn(|b| key >> b & mask[b]);
@@ -286,7 +286,7 @@ impl State {
     fn leave(&mut self, e: usize, f: usize, cells: [u32; 3]) {
         for g in (0..9).filter(|&g| g != e && g != f) {
             for (b, &c) in cells.iter().enumerate() {
-                self.restrict(g * 3 + b, !c);
+                self.restrict(g * 4 + b, !c);
             }
         }
     }
@@ -314,3 +314,6 @@ fn for_pairs(cells: &[u32; 9], mut found: impl FnMut(usize, usize, u32)) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -16,7 +16,7 @@ impl State {
     /// state that is the cell's one digit.
     #[inline(always)]
     fn planes(&self, b: usize) -> [u32; 4] {
-        let c = |digit: usize| self.cand[(digit - 1) * 3 + b];
+        let c = |digit: usize| self.cand[(digit - 1) * 4 + b];
         [
             c(1) | c(3) | c(5) | c(7) | c(9),
             c(2) | c(3) | c(6) | c(7),

@@ -12,8 +12,9 @@
 //!           9 10 11  | 12 13 14  | 15 16 17       row 1
 //!          18 19 20  | 21 22 23  | 24 25 26       row 2
 //!
-//!   cand[digit * 3 + band]   9 digits x 3 bands = 27 words, bits 27..31 always 0, and a
-//!                            28th word, always 0, so that seven 4-word vectors cover them
+//!   cand[digit * 4 + band]   9 digits x 3 bands = 27 words, bits 27..31 always 0, and per
+//!                            digit a fourth word, always 0: a digit's words are one aligned
+//!                            4-word vector
 //!   unsolved[band]           cells of the band that hold no digit yet
 //!   dirty, since             one bit per word (as cand): changed since the digit's last
 //!                            update / since the last minirow pass
@@ -24,8 +25,13 @@
 //!
 //! A placed digit keeps its own bit, so for every digit the three words always describe a set
 //! of positions with at least one per row and box; a solved digit has exactly nine bits. The
-//! whole state is 28 + 3 + 1 + 1 + 9 + 3 + 1 words (184 bytes): branching copies it and undoing
-//! a branch is dropping the copy.
+//! whole state is 36 + 3 + 2 + 9 + 1 + 2 + 3 words, 224 bytes once aligned: branching copies it
+//! and undoing a branch is dropping the copy.
+//!
+//! A digit's words go in and out of the vector operations (naked singles, placements) as one
+//! 16-byte vector, and its update writes them back as one: a load that spans several smaller
+//! stores still in flight cannot take its data from them and waits for them to reach the
+//! cache, which words three to a digit (vectors overlapping two digits) made a frequent stall.
 //!
 //! # Why bands
 //!
@@ -160,6 +166,7 @@
 //! - `tables.rs`: the lookup tables built at compile time (row and column matchings,
 //!   configurations, forced minirows) and the pure bit helpers of the band layout.
 //! - `state.rs`: `State`, the per-digit updates, naked singles and the propagation loop.
+//! - `vectors.rs`: the operations on every digit's words at once, a digit being one vector.
 //! - `cross_digit.rs`: the costlier rules across digits: minirows, minicolumns, hidden pairs.
 //! - `orientation.rs`: the choice between the grid and its transpose, and the turning itself.
 //! - `search.rs`: the root (clues, fixpoint, orientation) and the search below it.
@@ -181,6 +188,7 @@ mod state;
 mod tables;
 #[cfg(test)]
 mod tests;
+mod vectors;
 
 use super::{Limits, Outcome, Solver};
 use crate::grid::Grid;

@@ -61,8 +61,8 @@ impl State {
             ..State::START
         };
         for d in 0..9 {
-            let words = turn(&self.cand[d * 3..d * 3 + 3]);
-            t.cand[d * 3..d * 3 + 3].copy_from_slice(&words);
+            let words = turn(&self.cand[d * 4..d * 4 + 3]);
+            t.cand[d * 4..d * 4 + 3].copy_from_slice(&words);
             t.cols[d] = band_columns(&words);
         }
         t

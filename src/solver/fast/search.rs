@@ -24,11 +24,19 @@ impl State {
     /// puzzle the keys are the root's, and a band not settled there is where the puzzle's
     /// constraint lies (see the `fast` module documentation). `known` holds the cells with
     /// two candidates when [`State::propagate`] counted them, else zeros.
+    ///
+    /// Inlined, as are the helpers the search calls at every branch, so that the copy of the
+    /// search for [`Level::V3`] runs them in its own instruction set: a call into the
+    /// baseline's code costs the call, the registers saved around it and the switch between
+    /// vector widths.
+    #[inline(always)]
     fn branch_cell(&self, known: [u32; 3]) -> (usize, u32) {
         // Zeros may also mean that there are none: counting again then finds none either.
         let pairs = if known == [0; 3] {
             let [_, two, three] = self.candidate_counts::<3>();
-            std::array::from_fn(|b| self.unsolved[b] & two[b] & !three[b])
+            let u = self.unsolved;
+            let pairs = |b: usize| u[b] & two[b] & !three[b];
+            [pairs(0), pairs(1), pairs(2)]
         } else {
             known
         };
@@ -46,13 +54,21 @@ impl State {
         if let Some(cell) = first {
             return cell;
         }
+        self.fewest_candidates()
+    }
+
+    /// The first cell with the fewest candidates, as (band, bit), for [`State::branch_cell`]
+    /// when no cell has two: seldom, so kept out of the search's code.
+    #[cold]
+    #[inline(never)]
+    fn fewest_candidates(&self) -> (usize, u32) {
         let mut best = (0, 0, u32::MAX);
         for b in 0..3 {
             let mut m = self.unsolved[b];
             while m != 0 {
                 let bit = m & m.wrapping_neg();
                 m ^= bit;
-                let n = (0..9).filter(|d| self.cand[d * 3 + b] & bit != 0).count() as u32;
+                let n = (0..9).filter(|d| self.cand[d * 4 + b] & bit != 0).count() as u32;
                 if n < best.2 {
                     best = (b, bit, n);
                 }
@@ -161,7 +177,7 @@ impl FastSolver {
         let (b, bit) = state.branch_cell(pairs);
         let mut all: u32 = 0;
         for d in 0..9 {
-            all |= ((state.cand[d * 3 + b] & bit != 0) as u32) << d;
+            all |= ((state.cand[d * 4 + b] & bit != 0) as u32) << d;
         }
         let mut digits = all;
         while digits != 0 {
@@ -221,7 +237,7 @@ impl FastSolver {
         // occupy (which also catches two equal clues in one unit), then each word is built
         // from those in one expression, instead of a series of removals per clue.
         let mut units = [0u32; 9];
-        let mut given = [0u32; 27];
+        let mut given = [0u32; 36];
         let mut ok = true;
         let cells = puzzle.cells();
         // Visit only the clues, from a mask of the non-blank cells: a test per cell would be
@@ -241,25 +257,25 @@ impl FastSolver {
                     break 'bands;
                 }
                 units[d] |= u;
-                given[d * 3 + b] |= 1 << bit;
+                given[d * 4 + b] |= 1 << bit;
             }
         }
         let mut state = State::START;
         for b in 0..3 {
-            let clues = given[b] | given[3 + b] | given[6 + b];
-            let clues = clues | given[9 + b] | given[12 + b] | given[15 + b];
-            state.unsolved[b] = BAND & !(clues | given[18 + b] | given[21 + b] | given[24 + b]);
+            let clues = given[b] | given[4 + b] | given[8 + b];
+            let clues = clues | given[12 + b] | given[16 + b] | given[20 + b];
+            state.unsolved[b] = BAND & !(clues | given[24 + b] | given[28 + b] | given[32 + b]);
         }
         for (d, &u) in units.iter().enumerate() {
             let not_cols = !((u >> 18) * 0x40201);
             for b in 0..3 {
                 let taken = BAND_UNIT_CELLS[(u >> (6 * b) & 63) as usize];
-                let i = d * 3 + b;
+                let i = d * 4 + b;
                 state.cand[i] = (state.unsolved[b] & not_cols & !taken) | given[i];
             }
         }
         if let Some((cell, digit)) = self.exclude.filter(|&(_, d)| (1..=9).contains(&d)) {
-            state.cand[(digit as usize - 1) * 3 + cell / 27] &= !(1 << (cell % 27));
+            state.cand[(digit as usize - 1) * 4 + cell / 27] &= !(1 << (cell % 27));
         }
         self.transposed = false;
         // The cheap rules first, alone: a band they leave settled (a single configuration per

@@ -112,11 +112,11 @@ pub(super) static TALLY_HASHED: [u32; 512] = hashed!(g => g as u32 | FORCED[g]);
 pub(super) static CONFIGS_HASHED: [u32; 512] = hashed!(g => CONFIGS[g] as u32);
 
 /// For the minirow pass's branch key, indexed by [`row_hash`]: the graph's configurations
-/// `n` in bits 10..13 when there are two or more, else [`NO_BRANCH`], above every such key
-/// (the key adds the cells in bits 5..10 and the word in bits 0..5).
+/// `n` in bits 11..14 when there are two or more, else [`NO_BRANCH`], above every such key
+/// (the key adds the cells in bits 6..11 and the word in bits 0..6).
 pub(super) static PICK_HASHED: [u32; 512] = hashed!(g => match CONFIGS[g] {
     0 | 1 => NO_BRANCH,
-    n => (n as u32) << 10,
+    n => (n as u32) << 11,
 });
 
 /// A [`PICK_HASHED`] entry for a digit with no choice left in the band.
