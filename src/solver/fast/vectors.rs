@@ -213,9 +213,10 @@ impl State {
     }
 
     /// The bands (bit `b` for band `b`) where every digit has a single configuration left:
-    /// the bands a minirow pass would give the key [`NO_PICK`], read without one. Valid where
-    /// no word is dirty, every word having been through its row matching: a digit then has a
-    /// single configuration exactly when each row of its word uses a single box.
+    /// the bands a minirow pass would give the key [`NO_PICK`](super::state::NO_PICK), read
+    /// without one. Valid where no word is dirty, every word having been through its row
+    /// matching: a digit then has a single configuration exactly when each row of its word
+    /// uses a single box.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(super) fn settled_bands(&self) -> u32 {
