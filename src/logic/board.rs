@@ -235,6 +235,17 @@ impl Board {
         super::bits::count16(self.cell[cell])
     }
 
+    /// The empty cells with two or more candidates.
+    pub fn multi_candidate(&self) -> Cells {
+        let mut multi: Cells = 0;
+        for c in cells_of(self.empty) {
+            if self.count(c) >= 2 {
+                multi |= bit(c);
+            }
+        }
+        multi
+    }
+
     /// Removes candidate `d` (0-based) from `cell`; false when it was not there.
     #[inline]
     pub fn remove(&mut self, cell: usize, d: usize) -> bool {

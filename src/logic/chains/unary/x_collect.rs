@@ -12,12 +12,11 @@
 //! digit's list is in cell order, and a stable sort by cell of the nine lists, taken in digit
 //! order, gives the same sequence.
 
-use super::super::super::board::{Board, Cells, bit, cells_of};
+use super::super::super::board::{Board, Cells, cells_of};
 use super::super::nested::NestedHint;
 use super::super::{conjugate, is_on, key};
 use super::Unary;
 use crate::logic::Budget;
-use crate::logic::bits::count16;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
@@ -91,12 +90,7 @@ impl Unary {
         out: &mut Vec<NestedHint>,
         budget: &Budget,
     ) -> bool {
-        let mut multi: Cells = 0;
-        for c in cells_of(g.empty) {
-            if count16(g.cell[c]) >= 2 {
-                multi |= bit(c);
-            }
-        }
+        let multi = g.multi_candidate();
         let mut lists: [Option<Arc<[Found]>>; 9] = Default::default();
         let mut order = std::mem::take(&mut self.x_collect.order);
         order.clear();

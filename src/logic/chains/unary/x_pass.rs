@@ -12,7 +12,7 @@
 //! of its source, so that the best over the digits, by key then cell then digit, is the
 //! same hint.
 
-use super::super::super::board::{Board, Cells, bit, cells_of, digits_of};
+use super::super::super::board::{Board, Cells, bit, digits_of};
 use super::super::super::technique::Hint;
 use super::super::SortKey;
 use super::sweep::Graph;
@@ -35,12 +35,7 @@ impl Unary {
     /// `best`.
     pub(super) fn x_pass(&mut self, b: &Board, graph: &Graph, best: &mut Best) {
         // The cells with two or more candidates: the X pass's sources.
-        let mut multi: Cells = 0;
-        for c in cells_of(b.empty) {
-            if b.cell[c].count_ones() >= 2 {
-                multi |= bit(c);
-            }
-        }
+        let multi = b.multi_candidate();
         let mut winner: Option<(SortKey, u8, Hint)> = None;
         for d in 0..9 {
             let (places, sources) = (b.digit[d], b.digit[d] & multi);
@@ -89,6 +84,7 @@ impl Unary {
 mod tests {
     use super::*;
     use crate::grid::Grid;
+    use crate::logic::board::cells_of;
 
     /// Solving hard puzzles with unary chains alone, one search keeping its digits' X passes
     /// from step to step finds at every step the hint a search from scratch finds.
