@@ -22,6 +22,16 @@ pub(crate) trait Bits: Copy {
 
 macro_rules! impl_bits {
     ($($t:ty),*) => {$(
+        impl ClearLowest for $t {
+            #[inline(always)]
+            fn is_empty(self) -> bool {
+                self == 0
+            }
+            #[inline(always)]
+            fn clear_lowest(self) -> Self {
+                self & (self - 1)
+            }
+        }
         impl Bits for $t {
             #[inline(always)]
             fn one(self) -> bool {
@@ -37,30 +47,34 @@ macro_rules! impl_bits {
             }
             #[inline(always)]
             fn exactly(self, k: u32) -> bool {
-                let mut x = self;
-                for _ in 0..k {
-                    if x == 0 {
-                        return false;
-                    }
-                    x &= x - 1;
-                }
-                x == 0
+                without_lowest(self, k) == Some(0)
             }
             #[inline(always)]
             fn at_least(self, k: u32) -> bool {
-                let mut x = self;
-                for _ in 0..k {
-                    if x == 0 {
-                        return false;
-                    }
-                    x &= x - 1;
-                }
-                true
+                without_lowest(self, k).is_some()
             }
         }
     )*};
 }
 impl_bits!(u16, u128);
+
+/// A set that can drop its lowest member, which is all the counting questions need.
+trait ClearLowest: Copy {
+    fn is_empty(self) -> bool;
+    fn clear_lowest(self) -> Self;
+}
+
+/// `x` with its `k` lowest bits cleared, or `None` if it has fewer than `k`.
+#[inline(always)]
+fn without_lowest<T: ClearLowest>(mut x: T, k: u32) -> Option<T> {
+    for _ in 0..k {
+        if x.is_empty() {
+            return None;
+        }
+        x = x.clear_lowest();
+    }
+    Some(x)
+}
 
 /// The number of bits set in each byte value.
 static POP8: [u8; 256] = {
