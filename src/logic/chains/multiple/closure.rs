@@ -237,14 +237,13 @@ impl Closures {
         close_static(b, &self.links, k)
     }
 
-    fn on(&mut self, b: &Board, c: usize, d: usize, kind: Kind) -> Closure {
-        let (stamp, kept) = self.kept[c * 9 + d];
-        if stamp == self.stamp {
-            return kept;
+    fn on(&mut self, b: &Board, c: usize, d: usize, kind: Kind) -> &Closure {
+        let i = c * 9 + d;
+        if self.kept[i].0 != self.stamp {
+            let made = self.close(b, key(c, d, true), kind);
+            self.kept[i] = (self.stamp, made);
         }
-        let made = self.close(b, key(c, d, true), kind);
-        self.kept[c * 9 + d] = (self.stamp, made);
-        made
+        &self.kept[i].1
     }
 
     /// The places of digit `d` on grid `b` whose assumption on, and off, meets a
@@ -288,7 +287,7 @@ impl Closures {
         }
         let mut common = EVERY;
         for v in digits_of(b.cell[c]) {
-            let on = self.on(b, c, v, kind);
+            let on = *self.on(b, c, v, kind);
             for &u in &CELL_UNITS[c] {
                 let places = b.digit[v] & UNIT_MASK[u as usize];
                 if !places.many() || places.trailing_zeros() as usize != c {
@@ -296,7 +295,7 @@ impl Closures {
                 }
                 let mut region = on;
                 for x in cells_of(places & !bit(c)) {
-                    region.meet(&self.on(b, x, v, kind));
+                    region.meet(self.on(b, x, v, kind));
                 }
                 if !region.is_empty() {
                     return true;
