@@ -469,7 +469,12 @@ fn push_all(stack: &mut Vec<u16>, keys: &[u16]) {
 }
 
 /// Adds the nested chain of key `k` in `slot`, if any, to `seen` (once per fingerprint).
+/// A search that nests nothing (most) has none to look up.
+#[inline]
 fn note_nest(slot: &Slot, k: usize, seen: &mut Vec<(u64, u32)>) {
+    if slot.nested.is_empty() {
+        return;
+    }
     let n = slot.nest(k);
     if n != NO_NEST {
         let nested = slot.nested[n as usize];
