@@ -103,8 +103,16 @@ fn close_x(base: &Board, start: usize) -> Closure {
 }
 
 /// The closure of potential `start` by multiple chains: the links of the fixed grid the
-/// `links` were made for.
-fn close_static(base: &Board, links: &[u128], start: usize) -> Closure {
+/// `links` were made for. The closures of "on" potentials already made for that grid
+/// (`kept` at `stamp`) are taken whole when reached: the links being fixed, each is closed,
+/// and all of it follows from what reaches it.
+fn close_static(
+    base: &Board,
+    links: &[u128],
+    kept: &[(u32, Closure)],
+    stamp: u32,
+    start: usize,
+) -> Closure {
     let mut on = [0u128; 9];
     let mut off = [0u128; 9];
     let mut new_on = [0u128; 9];
@@ -123,13 +131,27 @@ fn close_static(base: &Board, links: &[u128], start: usize) -> Closure {
         // An "on" potential turns off the digit's other places in its units and its cell's
         // other candidates.
         for d in digits_of(on_digits) {
-            let fresh = new_on[d];
+            let fresh = new_on[d] & !on[d];
             new_on[d] = 0;
             if fresh & off[d] != 0 {
                 return EVERY;
             }
             on[d] |= fresh;
             for c in cells_of(fresh) {
+                let (made, closure) = &kept[c * 9 + d];
+                if *made == stamp {
+                    if closure.contradiction() {
+                        return EVERY;
+                    }
+                    for e in 0..9 {
+                        on[e] |= closure.on[e];
+                        off[e] |= closure.off[e];
+                        if on[e] & off[e] != 0 {
+                            return EVERY;
+                        }
+                    }
+                    continue;
+                }
                 new_off[d] |= PEERS[c] & base.digit[d];
                 off_digits |= 1 << d;
                 let others = base.cell[c] & !(1 << d);
@@ -234,17 +256,16 @@ impl Closures {
             make_links(b, &mut self.links);
             self.links_made = true;
         }
-        close_static(b, &self.links, k)
+        close_static(b, &self.links, &self.kept, self.stamp, k)
     }
 
-    fn on(&mut self, b: &Board, c: usize, d: usize, kind: Kind) -> Closure {
-        let (stamp, kept) = self.kept[c * 9 + d];
-        if stamp == self.stamp {
-            return kept;
+    fn on(&mut self, b: &Board, c: usize, d: usize, kind: Kind) -> &Closure {
+        let i = c * 9 + d;
+        if self.kept[i].0 != self.stamp {
+            let made = self.close(b, key(c, d, true), kind);
+            self.kept[i] = (self.stamp, made);
         }
-        let made = self.close(b, key(c, d, true), kind);
-        self.kept[c * 9 + d] = (self.stamp, made);
-        made
+        &self.kept[i].1
     }
 
     /// The places of digit `d` on grid `b` whose assumption on, and off, meets a
@@ -288,7 +309,7 @@ impl Closures {
         }
         let mut common = EVERY;
         for v in digits_of(b.cell[c]) {
-            let on = self.on(b, c, v, kind);
+            let on = *self.on(b, c, v, kind);
             for &u in &CELL_UNITS[c] {
                 let places = b.digit[v] & UNIT_MASK[u as usize];
                 if !places.many() || places.trailing_zeros() as usize != c {
@@ -296,7 +317,7 @@ impl Closures {
                 }
                 let mut region = on;
                 for x in cells_of(places & !bit(c)) {
-                    region.meet(&self.on(b, x, v, kind));
+                    region.meet(self.on(b, x, v, kind));
                 }
                 if !region.is_empty() {
                     return true;
@@ -387,7 +408,12 @@ mod tests {
                                 for state in [true, false] {
                                     let k = key(c, d, state);
                                     m.chain(&b, OFF_SLOT, k, kind, &budget);
-                                    let closure = closures.close(&b, k, kind);
+                                    // "On" closures are kept, and later ones take them whole.
+                                    let closure = if state {
+                                        *closures.on(&b, c, d, kind)
+                                    } else {
+                                        closures.close(&b, k, kind)
+                                    };
                                     let clash = m.slots[OFF_SLOT].clash.is_some();
                                     assert_eq!(clash, closure.contradiction(), "{p} {kind:?} {k}");
                                     if clash {

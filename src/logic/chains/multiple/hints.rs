@@ -287,10 +287,10 @@ impl Multiple {
         let mut count = 1;
         self.visit[k as usize] = g;
         if extra.is_empty() {
-            self.stack.extend_from_slice(slot.parents(k as usize));
+            push_all(&mut self.stack, slot.parents(k as usize));
             note_nest(slot, k as usize, &mut self.nest_seen);
         } else {
-            self.stack.extend_from_slice(extra);
+            push_all(&mut self.stack, extra);
         }
         while let Some(p) = self.stack.pop() {
             if count >= limit {
@@ -302,7 +302,7 @@ impl Multiple {
             }
             self.visit[p] = g;
             count += 1;
-            self.stack.extend_from_slice(slot.parents(p));
+            push_all(&mut self.stack, slot.parents(p));
             note_nest(slot, p, &mut self.nest_seen);
         }
         count
@@ -459,8 +459,22 @@ fn remove_hint(tech: Technique, diff: f64, q: usize) -> Hint {
     h
 }
 
+/// Pushes `keys` on `stack` one by one: the lists are short, and a copy of a slice calls
+/// `memcpy`.
+#[inline(always)]
+fn push_all(stack: &mut Vec<u16>, keys: &[u16]) {
+    for &k in keys {
+        stack.push(k);
+    }
+}
+
 /// Adds the nested chain of key `k` in `slot`, if any, to `seen` (once per fingerprint).
+/// A search that nests nothing (most) has none to look up.
+#[inline]
 fn note_nest(slot: &Slot, k: usize, seen: &mut Vec<(u64, u32)>) {
+    if slot.nested.is_empty() {
+        return;
+    }
     let n = slot.nest(k);
     if n != NO_NEST {
         let nested = slot.nested[n as usize];

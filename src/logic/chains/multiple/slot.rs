@@ -8,7 +8,8 @@ use super::super::{KEYS, is_on};
 /// Many searches are kept at once (every "on" chain of a grid), and hints ask whether each
 /// holds a potential far more often than what it rests on: membership is a bitset, and each
 /// potential's details sit in a short list in the order found, found from its key through
-/// an index that is only read for the potentials in the set.
+/// an index that is only read for the potentials in the set. A lone parent is kept in the
+/// potential's entry, longer lists in a shared pool.
 pub(super) struct Slot {
     /// The keys reached, a bit each.
     set: [u64; WORDS],
@@ -35,9 +36,11 @@ const WORDS: usize = KEYS.div_ceil(64);
 /// What a search keeps of a potential it reached.
 #[derive(Clone, Copy)]
 struct Entry {
-    /// Its parents: `pool[start..start + len]`.
+    /// Its parents: `first` alone when there is one (most potentials), else
+    /// `pool[start..start + len]`.
     start: u32,
     len: u16,
+    first: u16,
     /// For an "on" potential found from an "off" one: why it is on, `CAUSE_CELL` (the
     /// cell's last candidate) or the index of the unit in `CELL_UNITS` (the digit's last
     /// place there).
@@ -84,17 +87,28 @@ impl Slot {
         self.set[k / 64] >> (k % 64) & 1 != 0
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn insert(&mut self, k: usize, parents: &[u16]) {
         self.set[k / 64] |= 1 << (k % 64);
         self.index[k] = self.entries.len() as u16;
+        let (start, first) = match parents {
+            [one] => (0, *one),
+            _ => {
+                let start = self.pool.len() as u32;
+                // One by one: the lists are short, and a copy of a slice calls `memcpy`.
+                for &p in parents {
+                    self.pool.push(p);
+                }
+                (start, 0)
+            }
+        };
         self.entries.push(Entry {
-            start: self.pool.len() as u32,
+            start,
             len: parents.len() as u16,
+            first,
             cause: CAUSE_CELL,
             nest: NO_NEST,
         });
-        self.pool.extend_from_slice(parents);
         if is_on(k) {
             self.on_list.push(k as u16);
         } else {
@@ -112,7 +126,11 @@ impl Slot {
     #[inline]
     pub(super) fn parents(&self, k: usize) -> &[u16] {
         let e = self.entry(k);
-        &self.pool[e.start as usize..e.start as usize + e.len as usize]
+        if e.len == 1 {
+            std::slice::from_ref(&e.first)
+        } else {
+            &self.pool[e.start as usize..e.start as usize + e.len as usize]
+        }
     }
 
     /// Why "on" potential `k` (in the set, found from an "off" one) is on.
