@@ -11,8 +11,8 @@
 
 use super::super::board::{Board, CELL_UNITS, Cells, UNIT_MASK, bit, cells_of, digits_of};
 use super::{SortKey, cell_of, digit_of, key};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// Why a potential follows from its parent, which says which earlier removals it needed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,27 +109,42 @@ pub(crate) fn hashmap_order(entries: &mut [(u8, u16)]) {
 /// keeps the first of those with the same removals.
 pub(crate) fn sort_and_dedup(hints: &mut Vec<NestedHint>) {
     hints.sort_by(|a, b| order(&a.key, &b.key));
-    // A hint's removals as a set of candidates (each cell appears once in its entries),
-    // with a hash of it that tells most different sets apart at once.
-    let mut seen: Vec<(u64, [u128; 9])> = Vec::with_capacity(hints.len());
+    // A hint's removals as a set of candidates (each cell appears once in its entries).
+    let mut seen: HashSet<Removals, BuildHasherDefault<WordHasher>> =
+        HashSet::with_capacity_and_hasher(hints.len(), Default::default());
     hints.retain(|h| {
-        let mut set = [0u128; 9];
+        let mut set = [0 as Cells; 9];
         for &(c, m) in &h.entries {
             for d in digits_of(m) {
                 set[d] |= bit(c as usize);
             }
         }
+        seen.insert(Removals::new(&set))
+    });
+}
+
+/// A set of removals (the cells that lose each digit), with a hash of it worked out once.
+#[derive(PartialEq, Eq)]
+struct Removals {
+    hash: u64,
+    set: [Cells; 9],
+}
+
+impl Removals {
+    fn new(set: &[Cells; 9]) -> Removals {
         let hash = set.iter().fold(0u64, |a, &w| {
             (a ^ w as u64 ^ (w >> 64) as u64)
                 .wrapping_mul(0x9e37_79b9_7f4a_7c15)
                 .rotate_left(29)
         });
-        if seen.iter().any(|&(x, s)| x == hash && s == set) {
-            return false;
-        }
-        seen.push((hash, set));
-        true
-    });
+        Removals { hash, set: *set }
+    }
+}
+
+impl Hash for Removals {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
 }
 
 /// A running fingerprint of potential keys.
@@ -156,7 +171,7 @@ impl Fingerprint {
 /// (the sort is stable), and leaving it out changes which of the others come first in none.
 #[derive(Default)]
 pub(crate) struct Dominance {
-    best: HashMap<[Cells; 9], SortKey, BuildHasherDefault<WordHasher>>,
+    best: HashMap<Removals, SortKey, BuildHasherDefault<WordHasher>>,
 }
 
 impl Dominance {
@@ -171,14 +186,15 @@ impl Dominance {
     /// those offered so far (it is then taken as offered); false when one offered before it
     /// with the same removals sorts no later.
     pub fn admits(&mut self, elim: &[Cells; 9], key: SortKey) -> bool {
-        match self.best.get_mut(elim) {
+        let removals = Removals::new(elim);
+        match self.best.get_mut(&removals) {
             Some(best) if !sorts_before(&key, best) => false,
             Some(best) => {
                 *best = key;
                 true
             }
             None => {
-                self.best.insert(*elim, key);
+                self.best.insert(removals, key);
                 true
             }
         }
