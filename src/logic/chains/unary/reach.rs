@@ -16,12 +16,13 @@
 //!
 //! Most "off" potentials link to nothing (their cell has more than two candidates and their
 //! digit more than two places in each of their units): they are no nodes of the graph, and
-//! whether a potential reaches one is told from the "on" potentials that link to it. The
-//! "on" potential of such a candidate is where nothing links to (what would, the "off"
-//! potential of its bivalue cell's other candidate or of its digit's other place in a unit
-//! of two, makes the "off" one link too): where reach is worked out it is no node either,
-//! reached by nothing but itself, and what it reaches is told from the "off" potentials it
-//! links to. Such "on" potentials, with the many links out of them, are often most of a grid's.
+//! whether a potential reaches one is told from the "on" potentials that link to it. Nothing
+//! links to the "on" potential of such a candidate (what would, the "off" potential of its
+//! bivalue cell's other candidate or of its digit's other place in a unit of two, makes the
+//! "off" one link too): where reach is worked out it is no node either, it is reached by
+//! nothing but itself, and what it reaches is told from the "off" potentials it links to.
+//! Without these potentials and their many links, the graph of a dynamic search's stalled
+//! grid is much cheaper to build.
 
 use super::super::super::board::{Board, Cells, PEERS, UNIT_MASK, bit, cells_of, digits_of};
 use super::super::{KEYS, cell_of, conjugate, digit_of, is_on, key};
