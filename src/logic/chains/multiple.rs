@@ -108,6 +108,8 @@ pub(crate) struct Multiple {
     /// board: every hint found is kept in `collected` as a nested hint instead of the best.
     collect_base: Option<Box<Board>>,
     collected: Vec<NestedHint>,
+    /// The best key of the hints in `collected` for each set of removals.
+    collected_keys: super::nested::Dominance,
     /// Closures of the grid being searched, which tell the cells that yield no hint.
     closures: closure::Closures,
 }
@@ -156,6 +158,7 @@ impl Default for Multiple {
             cache_base: None,
             collect_base: None,
             collected: Vec::new(),
+            collected_keys: Default::default(),
             closures: Default::default(),
         }
     }

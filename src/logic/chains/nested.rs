@@ -9,8 +9,10 @@
 //! iterates them, its rule parents, its complexity, and a fingerprint of its chains (two
 //! uses of the same chain count once).
 
-use super::super::board::{Board, CELL_UNITS, UNIT_MASK, bit, cells_of, digits_of};
+use super::super::board::{Board, CELL_UNITS, Cells, UNIT_MASK, bit, cells_of, digits_of};
 use super::{SortKey, cell_of, digit_of, key};
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// Why a potential follows from its parent, which says which earlier removals it needed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,34 +108,43 @@ pub(crate) fn hashmap_order(entries: &mut [(u8, u16)]) {
 /// Sorts nested hints as Sudoku Explainer does (stable, by rating, complexity and kind) and
 /// keeps the first of those with the same removals.
 pub(crate) fn sort_and_dedup(hints: &mut Vec<NestedHint>) {
-    hints.sort_by(|a, b| {
-        a.key
-            .diff
-            .total_cmp(&b.key.diff)
-            .then(a.key.complexity.cmp(&b.key.complexity))
-            .then(a.key.rank.cmp(&b.key.rank))
-    });
-    // A hint's removals as a set of candidates (each cell appears once in its entries),
-    // with a hash of it that tells most different sets apart at once.
-    let mut seen: Vec<(u64, [u128; 9])> = Vec::with_capacity(hints.len());
+    hints.sort_by(|a, b| order(&a.key, &b.key));
+    // A hint's removals as a set of candidates (each cell appears once in its entries).
+    let mut seen: HashSet<Removals, BuildHasherDefault<WordHasher>> =
+        HashSet::with_capacity_and_hasher(hints.len(), Default::default());
     hints.retain(|h| {
-        let mut set = [0u128; 9];
+        let mut set = [0 as Cells; 9];
         for &(c, m) in &h.entries {
             for d in digits_of(m) {
                 set[d] |= bit(c as usize);
             }
         }
+        seen.insert(Removals::new(&set))
+    });
+}
+
+/// A set of removals (the cells that lose each digit), with a hash of it worked out once.
+#[derive(PartialEq, Eq)]
+struct Removals {
+    hash: u64,
+    set: [Cells; 9],
+}
+
+impl Removals {
+    fn new(set: &[Cells; 9]) -> Removals {
         let hash = set.iter().fold(0u64, |a, &w| {
             (a ^ w as u64 ^ (w >> 64) as u64)
                 .wrapping_mul(0x9e37_79b9_7f4a_7c15)
                 .rotate_left(29)
         });
-        if seen.iter().any(|&(x, s)| x == hash && s == set) {
-            return false;
-        }
-        seen.push((hash, set));
-        true
-    });
+        Removals { hash, set: *set }
+    }
+}
+
+impl Hash for Removals {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
 }
 
 /// A running fingerprint of potential keys.
@@ -151,5 +162,134 @@ impl Fingerprint {
     }
     pub fn value(self) -> u64 {
         self.0
+    }
+}
+
+/// The best sort key of the hints kept so far for each set of removals, which tells the
+/// hints `sort_and_dedup` would drop before they are described: a hint whose removals an
+/// earlier hint of the same or a lower key already makes never comes first among them
+/// (the sort is stable), and leaving it out changes which of the others come first in none.
+#[derive(Default)]
+pub(crate) struct Dominance {
+    best: HashMap<Removals, SortKey, BuildHasherDefault<WordHasher>>,
+}
+
+impl Dominance {
+    /// Forgets every hint: a new collection starts.
+    pub fn clear(&mut self) {
+        if !self.best.is_empty() {
+            self.best.clear();
+        }
+    }
+
+    /// True when a hint removing `elim` with key `key` may survive `sort_and_dedup` among
+    /// those offered so far (it is then taken as offered); false when one offered before it
+    /// with the same removals sorts no later.
+    pub fn admits(&mut self, elim: &[Cells; 9], key: SortKey) -> bool {
+        let removals = Removals::new(elim);
+        match self.best.get_mut(&removals) {
+            Some(best) if !sorts_before(&key, best) => false,
+            Some(best) => {
+                *best = key;
+                true
+            }
+            None => {
+                self.best.insert(removals, key);
+                true
+            }
+        }
+    }
+}
+
+/// True when `a` sorts strictly before `b` in `sort_and_dedup`.
+fn sorts_before(a: &SortKey, b: &SortKey) -> bool {
+    order(a, b).is_lt()
+}
+
+/// The order of `sort_and_dedup`: by rating, complexity and kind.
+fn order(a: &SortKey, b: &SortKey) -> std::cmp::Ordering {
+    a.diff
+        .total_cmp(&b.diff)
+        .then(a.complexity.cmp(&b.complexity))
+        .then(a.rank.cmp(&b.rank))
+}
+
+/// A multiplicative hash of a key's words, for the maps of this module's callers (their keys
+/// are few and not adversarial).
+#[derive(Default)]
+pub(crate) struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn write_u128(&mut self, i: u128) {
+        self.write_u64(i as u64);
+        self.write_u64((i >> 64) as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Of hints offered in any order with keys and removals drawn from a few, those
+    /// `Dominance` admits sort and deduplicate to what all of them do.
+    #[test]
+    fn admitted_hints_dedup_as_all() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut dropped = 0;
+        for round in 0..200 {
+            let mut all = Vec::new();
+            let mut admitted = Vec::new();
+            let mut dominance = Dominance::default();
+            for i in 0..(5 + round % 40) {
+                let cell = next(4) as u8;
+                let digits = 1 + next(3) as u16;
+                let complexity = 4 + next(5) as u32;
+                let key = SortKey::new(9.0 + 0.5 * next(2) as f64, complexity, next(3) as u8);
+                let h = NestedHint {
+                    key,
+                    entries: vec![(cell, digits)],
+                    parents: vec![i as u16],
+                    complexity,
+                    fingerprint: i as u64,
+                };
+                let mut elim = [0 as Cells; 9];
+                for d in digits_of(digits) {
+                    elim[d] |= bit(cell as usize);
+                }
+                if dominance.admits(&elim, key) {
+                    admitted.push(h.clone());
+                } else {
+                    dropped += 1;
+                }
+                all.push(h);
+            }
+            sort_and_dedup(&mut all);
+            sort_and_dedup(&mut admitted);
+            let ids = |v: &[NestedHint]| v.iter().map(|h| h.fingerprint).collect::<Vec<_>>();
+            assert_eq!(ids(&all), ids(&admitted), "round {round}");
+        }
+        assert!(dropped > 0);
     }
 }

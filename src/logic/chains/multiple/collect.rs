@@ -44,7 +44,13 @@ impl Multiple {
             return;
         };
         let h = make();
-        if h.is_worth() {
+        // Nothing is in `collected` before a search's first hint: the keys kept are those
+        // of an earlier search.
+        if self.collected.is_empty() {
+            self.collected_keys.clear();
+        }
+        // A hint that `sort_and_dedup` would drop is not described.
+        if h.is_worth() && self.collected_keys.admits(&h.elim, key) {
             let mut entries: Vec<(u8, u16)> = Vec::new();
             for (d, &cells) in h.elim.iter().enumerate() {
                 for c in cells_of(cells) {

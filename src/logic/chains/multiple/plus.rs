@@ -1,19 +1,22 @@
 //! The "plus" level of dynamic chains: when a search stalls, pointing, claiming, hidden and
 //! naked pairs and X-Wings on the search's own grid (the first rule that finds any), then at
 //! levels 2 and 3 nested chains, and at level 4 nested dynamic chains, supply more removals,
-//! each resting on the candidates the search removed that the rule needed gone.
+//! each resting on the candidates the search removed that the rule needed gone. `locked`
+//! keeps the units that lock each digit by the digit's places.
 
 use super::super::super::board::{
     Board, COL0, ROW0, UNIT_CELLS, UNIT_MASK, bit, cells_of, digits_of,
 };
-use super::super::super::singles::{
-    BOX_COL_ROW, INTERSECTION_KINDS, combinations, locked_in, locked_units,
-};
+use super::super::super::singles::{BOX_COL_ROW, INTERSECTION_KINDS, combinations, locked_in};
 use super::super::key;
 use super::super::nested::NestedHint;
 use super::{Multiple, NESTED_CACHE_MAX, NO_NEST, NestedRemovals, Slot};
 use crate::logic::Budget;
 use crate::logic::bits::Bits;
+
+#[path = "plus_locked.rs"]
+mod locked;
+use locked::locked_kept;
 
 impl Multiple {
     /// The removals that pointing, claiming, hidden and naked pairs, or X-Wings (the first of
@@ -179,7 +182,7 @@ impl Advanced<'_> {
         let g = self.g;
         // The units that lock each digit, worked out for all of them at once: most digits
         // have none.
-        let locked: [[u16; 4]; 9] = std::array::from_fn(|d| locked_units(g, d));
+        let locked: [[u16; 4]; 9] = locked_kept(g);
         for (rank, (k1, k2)) in INTERSECTION_KINDS.into_iter().enumerate() {
             for (d, locked) in locked.iter().enumerate() {
                 for i1 in digits_of(locked[rank]) {

@@ -16,7 +16,13 @@
 //!
 //! Most "off" potentials link to nothing (their cell has more than two candidates and their
 //! digit more than two places in each of their units): they are no nodes of the graph, and
-//! whether a potential reaches one is told from the "on" potentials that link to it.
+//! whether a potential reaches one is told from the "on" potentials that link to it. Nothing
+//! links to the "on" potential of such a candidate (what would, the "off" potential of its
+//! bivalue cell's other candidate or of its digit's other place in a unit of two, makes the
+//! "off" one link too): where reach is worked out it is no node either, it is reached by
+//! nothing but itself, and what it reaches is told from the "off" potentials it links to.
+//! Without these potentials and their many links, the graph of a dynamic search's stalled
+//! grid is much cheaper to build.
 
 use super::super::super::board::{Board, Cells, PEERS, UNIT_MASK, bit, cells_of, digits_of};
 use super::super::{KEYS, cell_of, conjugate, digit_of, is_on, key};
@@ -58,6 +64,9 @@ pub(super) struct Reach {
     cell: [u16; 81],
     digit: [Cells; 9],
     y: bool,
+    /// Per digit: the cells whose "off" potential is a node (and with reach worked out,
+    /// whose "on" potential is).
+    live: [Cells; 9],
     /// The last potential asked to be reached, and the components whose reach means it is
     /// (`words` words).
     target: usize,
@@ -88,6 +97,7 @@ impl Default for Reach {
             cell: [0; 81],
             digit: [0; 9],
             y: false,
+            live: [0; 9],
             target: usize::MAX,
             target_comps: Vec::new(),
         }
@@ -147,14 +157,20 @@ impl Reach {
                 *l |= g.digit[d] & bivalue;
             }
         }
+        self.live = live;
         let scope = if y_only { bivalue } else { g.empty };
         for c in cells_of(scope) {
             for d in digits_of(g.cell[c] & digits) {
+                let linked = live[d] & bit(c) != 0;
+                // With reach worked out, an "on" potential nothing links to is left out.
+                if !linked && !y_only {
+                    continue;
+                }
                 let k = key(c, d, true);
                 self.node[k] = self.keys.len() as u16;
                 self.stamp[k] = self.epoch;
                 self.keys.push(k as u16);
-                if live[d] & bit(c) != 0 {
+                if linked {
                     let k = key(c, d, false);
                     self.node[k] = self.keys.len() as u16;
                     self.stamp[k] = self.epoch;
@@ -318,32 +334,48 @@ impl Reach {
     /// True when a cycle search from "on" key `source` could close a cycle: another "on"
     /// potential lies in its component.
     pub(super) fn may_cycle(&self, source: usize) -> bool {
-        self.on_count[self.comp_of(source)] >= 2
+        // An "on" potential that is no node is reached by nothing: no cycle closes there.
+        self.is_node(source) && self.on_count[self.comp_of(source)] >= 2
     }
 
     /// True when the chain from `source` reaches its conjugate.
     pub(super) fn reaches_conjugate(&mut self, source: usize) -> bool {
-        debug_assert!(self.has_reach);
-        let to = conjugate(source);
-        if self.is_node(to) || !self.is_node(source) {
-            return self.reaches(source, to);
+        if is_on(source) && !self.is_node(source) {
+            return self.conjugate_through(source);
         }
-        // A component that reaches no other, and holds no "on" potential but the source,
-        // reaches none of them. Otherwise (asked once per source) the "on" potentials that
-        // link to `to` are looked at until one is reached.
-        let a = self.comp_of(source);
-        if self.alone[a] && self.on_count[a] == 1 {
-            return false;
+        self.reaches(source, conjugate(source))
+    }
+
+    /// `reaches_conjugate` for an "on" potential that is no node. Its "off" potential is no
+    /// node either; the nodes that link to that are the "on" potentials of the candidates
+    /// whose "off" potentials the source links to (of the cell's other digits and of the
+    /// digit's places that see it, those with links into them): the source reaches its
+    /// conjugate when one of the latter reaches one of the former.
+    fn conjugate_through(&self, source: usize) -> bool {
+        let (c, d) = (cell_of(source), digit_of(source));
+        let mut links = [0u16; 28];
+        let mut comps = [0u32; 28];
+        let mut n = 0;
+        if self.y {
+            for e in digits_of(self.cell[c] & !(1 << d)) {
+                if self.live[e] & bit(c) != 0 {
+                    links[n] = key(c, e, false) as u16;
+                    comps[n] = self.key_comp[key(c, e, true)];
+                    n += 1;
+                }
+            }
         }
-        let (c, d) = (cell_of(to), digit_of(to));
-        let row = self.row(source);
-        // With reach worked out, every "on" potential is a node.
-        let hit = |k: usize| {
-            let t = self.comp_of(k);
-            row[t / 64] >> (t % 64) & 1 == 1
-        };
-        self.y && digits_of(self.cell[c] & !(1 << d)).any(|e| hit(key(c, e, true)))
-            || cells_of(PEERS[c] & self.digit[d]).any(|x| hit(key(x, d, true)))
+        for z in cells_of(PEERS[c] & self.live[d]) {
+            links[n] = key(z, d, false) as u16;
+            comps[n] = self.key_comp[key(z, d, true)];
+            n += 1;
+        }
+        links[..n].iter().any(|&o| {
+            let row = self.row(o as usize);
+            comps[..n]
+                .iter()
+                .any(|&t| row[t as usize / 64] >> (t % 64) & 1 == 1)
+        })
     }
 
     /// The components that node `k` reaches, as bits.
@@ -360,15 +392,41 @@ impl Reach {
         if from == to {
             return true;
         }
-        // A potential that is no node links to nothing.
+        // An "on" potential that is no node reaches what the "off" potentials it links to
+        // reach; an "off" one links to nothing.
         if !self.is_node(from) {
-            return false;
+            return is_on(from) && self.reaches_through(from, to);
         }
         if self.is_node(to) {
             let b = self.comp_of(to);
             return self.row(from)[b / 64] >> (b % 64) & 1 == 1;
         }
+        // An "on" potential that is no node is reached by nothing but itself.
+        if is_on(to) {
+            return false;
+        }
         self.reaches_left_out(from, to)
+    }
+
+    /// `reaches` from an "on" potential that is no node, through the "off" potentials it
+    /// links to (all of them nodes).
+    fn reaches_through(&mut self, from: usize, to: usize) -> bool {
+        let (c, d) = (cell_of(from), digit_of(from));
+        let mut links = [0u16; 28];
+        let mut n = 0;
+        if self.y {
+            for e in digits_of(self.cell[c] & !(1 << d)) {
+                if self.live[e] & bit(c) != 0 {
+                    links[n] = key(c, e, false) as u16;
+                    n += 1;
+                }
+            }
+        }
+        for z in cells_of(PEERS[c] & self.live[d]) {
+            links[n] = key(z, d, false) as u16;
+            n += 1;
+        }
+        links[..n].iter().any(|&o| self.reaches(o as usize, to))
     }
 
     /// `reaches` for an "off" potential `to` that is no node: it is reached through the "on"
@@ -376,6 +434,16 @@ impl Reach {
     /// places that see it. A search asks for the same `to` many times: the components of
     /// those potentials are kept.
     fn reaches_left_out(&mut self, from: usize, to: usize) -> bool {
+        self.aim(to);
+        self.row(from)
+            .iter()
+            .zip(&self.target_comps)
+            .any(|(r, t)| r & t != 0)
+    }
+
+    /// Makes `target_comps` the components of the "on" potentials that link to `to`, an
+    /// "off" potential that is no node.
+    fn aim(&mut self, to: usize) {
         if self.target != to {
             self.target = to;
             self.target_comps.clear();
@@ -387,19 +455,18 @@ impl Reach {
                     comps[t / 64] |= 1 << (t % 64);
                 }
             };
+            // Only the "on" potentials something links to are nodes: those of live cells.
             if self.y {
                 for e in digits_of(self.cell[c] & !(1 << d)) {
-                    add(key(c, e, true), &mut self.target_comps);
+                    if self.live[e] & bit(c) != 0 {
+                        add(key(c, e, true), &mut self.target_comps);
+                    }
                 }
             }
-            for x in cells_of(PEERS[c] & self.digit[d]) {
+            for x in cells_of(PEERS[c] & self.live[d]) {
                 add(key(x, d, true), &mut self.target_comps);
             }
         }
-        self.row(from)
-            .iter()
-            .zip(&self.target_comps)
-            .any(|(r, t)| r & t != 0)
     }
 
     /// True when potential `a` and the node `b` lead to each other.
@@ -410,90 +477,5 @@ impl Reach {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::sweep::Graph;
-    use super::*;
-    use crate::grid::Grid;
-
-    /// On every grid of a few hard puzzles, and on each with every third candidate of a cell
-    /// of three or more removed (as a dynamic search's grid may be), the answers are those of
-    /// the level-by-level sweeps for every source and every kind of links.
-    #[test]
-    fn agrees_with_the_sweeps() {
-        let puzzles = [
-            "2....4.....1.9..2.39....6.......7..6...5..4...1..3..9.1...8..3...8.....5..97.....",
-            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
-            "...4.25....2...946.5.97.......72.1..9...1...5..7.39.......45.9.285...3....92.3...",
-        ];
-        let mut reach = Reach::default();
-        let (mut cycles, mut chains) = (0, 0);
-        for p in puzzles {
-            let grid: Grid = p.parse().unwrap();
-            let full = Board::from_values(grid.cells()).unwrap();
-            let mut thin = full;
-            for (i, c) in cells_of(full.empty).enumerate() {
-                if full.cell[c].count_ones() >= 3 && i % 3 == 0 {
-                    thin.remove(c, full.cell[c].trailing_zeros() as usize);
-                }
-            }
-            for g in [full, thin] {
-                let graph = Graph::new(&g);
-                for (y, x) in [(false, true), (true, false), (true, true)] {
-                    reach.build(&g, y, x, 0x1ff);
-                    for c in cells_of(g.empty) {
-                        // Y links alone start only from bivalue cells.
-                        if y && !x && g.cell[c].count_ones() != 2 {
-                            continue;
-                        }
-                        for d in digits_of(g.cell[c]) {
-                            let on = key(c, d, true);
-                            let (cycle_at, chain_at) =
-                                graph.sweep(&g, on, y, x, &|_| true, &|_| true);
-                            let (_, off_at) =
-                                graph.sweep(&g, conjugate(on), y, x, &|_| false, &|_| true);
-                            assert_eq!(reach.may_cycle(on), cycle_at.is_some(), "{p} {c} {d}");
-                            cycles += cycle_at.is_some() as u32;
-                            // Y links alone make no forcing chains: no reach is worked out.
-                            if !x {
-                                continue;
-                            }
-                            assert_eq!(reach.reaches_conjugate(on), chain_at.is_some());
-                            assert_eq!(reach.reaches_conjugate(conjugate(on)), off_at.is_some());
-                            chains += chain_at.is_some() as u32 + off_at.is_some() as u32;
-                        }
-                    }
-                }
-            }
-        }
-        // Both answers occur: the test compares something.
-        assert!(cycles > 0 && chains > 0, "{cycles} {chains}");
-    }
-
-    /// X links never leave their digit: built for one digit, the answers for its candidates
-    /// are those of the build for all nine.
-    #[test]
-    fn one_digit_of_x_links_answers_as_all_nine() {
-        let p = "...4.25....2...946.5.97.......72.1..9...1...5..7.39.......45.9.285...3....92.3...";
-        let grid: Grid = p.parse().unwrap();
-        let g = Board::from_values(grid.cells()).unwrap();
-        let (mut all, mut one) = (Reach::default(), Reach::default());
-        all.build(&g, false, true, 0x1ff);
-        let mut compared = 0;
-        for d in 0..9 {
-            one.build(&g, false, true, 1 << d);
-            for c in cells_of(g.digit[d]) {
-                let on = key(c, d, true);
-                for s in [on, conjugate(on)] {
-                    assert_eq!(
-                        one.reaches_conjugate(s),
-                        all.reaches_conjugate(s),
-                        "{c} {d}"
-                    );
-                }
-                assert_eq!(one.may_cycle(on), all.may_cycle(on), "{c} {d}");
-                compared += one.may_cycle(on) as u32;
-            }
-        }
-        assert!(compared > 0);
-    }
-}
+#[path = "reach_tests.rs"]
+mod tests;

@@ -13,12 +13,12 @@
 //! order, gives the same sequence.
 
 use super::super::super::board::{Board, Cells, cells_of};
-use super::super::nested::NestedHint;
+use super::super::nested::{NestedHint, WordHasher};
 use super::super::{conjugate, is_on, key};
 use super::Unary;
 use crate::logic::Budget;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 /// What one digit's X chains depend on: the digit, its places on the outer search's grid,
@@ -47,36 +47,9 @@ const KEPT_MAX: usize = 1 << 16;
 /// Each digit's X chains on the grids searched so far.
 #[derive(Default)]
 pub(super) struct XKept {
-    map: HashMap<Key, Arc<[Found]>, BuildHasherDefault<KeyHasher>>,
+    map: HashMap<Key, Arc<[Found]>, BuildHasherDefault<WordHasher>>,
     /// The chains of one call, as (cell, digit, index in the digit's list).
     order: Vec<(u8, u8, u16)>,
-}
-
-/// A multiplicative hash of the key's words (the keys are few and not adversarial).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(w));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-    fn write_u128(&mut self, i: u128) {
-        self.write_u64(i as u64);
-        self.write_u64((i >> 64) as u64);
-    }
 }
 
 impl Unary {
