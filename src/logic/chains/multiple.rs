@@ -112,6 +112,18 @@ pub(crate) struct Multiple {
     collected_keys: super::nested::Dominance,
     /// Closures of the grid being searched, which tell the cells that yield no hint.
     closures: closure::Closures,
+    /// The grid `places` counts are for, and per digit and unit the digit's places there:
+    /// a dynamic search keeps its own copy as it removes candidates, so that the digit's
+    /// last place in a unit is told by one count instead of a cell-set test.
+    places_of: Option<Box<Board>>,
+    places: Places,
+}
+
+/// Per digit and unit (0..27): the digit's places there.
+type Places = [[u8; 27]; 9];
+
+fn count_places(b: &Board) -> Places {
+    std::array::from_fn(|d| std::array::from_fn(|u| (b.digit[d] & UNIT_MASK[u]).count_ones() as u8))
 }
 
 /// The removals nested chains make on one grid, as `advanced_potentials` leaves them.
@@ -160,6 +172,8 @@ impl Default for Multiple {
             collected: Vec::new(),
             collected_keys: Default::default(),
             closures: Default::default(),
+            places_of: None,
+            places: [[0; 27]; 9],
         }
     }
 }
@@ -301,6 +315,11 @@ impl Multiple {
         let dynamic = kind.dynamic();
         let level = kind.level();
         let mut g = *base;
+        if self.places_of.as_deref() != Some(base) {
+            self.places = count_places(base);
+            self.places_of = Some(Box::new(*base));
+        }
+        let mut places = self.places;
         self.slots[s].reset();
         self.slots[s].insert(start, &[]);
         self.queue_on.clear();
@@ -336,11 +355,16 @@ impl Multiple {
             if hf < self.queue_off.len() {
                 let p = self.queue_off[hf] as usize;
                 hf += 1;
-                if self.off_to_on_dynamic(base, &g, s, p, y) {
+                if self.off_to_on_dynamic(base, &g, &places, s, p, y) {
                     return;
                 }
                 if dynamic {
-                    g.remove(cell_of(p), digit_of(p));
+                    let (c, d) = (cell_of(p), digit_of(p));
+                    if g.remove(c, d) {
+                        for &u in &CELL_UNITS[c] {
+                            places[d][u as usize] -= 1;
+                        }
+                    }
                 }
                 continue;
             }
@@ -376,9 +400,19 @@ impl Multiple {
     }
 
     /// The "on" consequences of the "off" potential `p` on the search's grid `g`, with the
-    /// earlier removals they rest on; true when one of them contradicts the slot.
-    fn off_to_on_dynamic(&mut self, base: &Board, g: &Board, s: usize, p: usize, y: bool) -> bool {
+    /// earlier removals they rest on; true when one of them contradicts the slot. `places`
+    /// counts the places of each digit in each unit on `g`, where `p` is still a candidate.
+    fn off_to_on_dynamic(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        places: &Places,
+        s: usize,
+        p: usize,
+        y: bool,
+    ) -> bool {
         let (c, d) = (cell_of(p), digit_of(p));
+        debug_assert!(g.digit[d] & bit(c) != 0);
         let mut found = [(0u16, 0u32, 0u16); 4];
         let mut causes = [CAUSE_CELL; 4];
         let mut n = 0;
@@ -398,11 +432,13 @@ impl Multiple {
             n += 1;
         }
         for (t, &u) in CELL_UNITS[c].iter().enumerate() {
-            let mask = UNIT_MASK[u as usize];
-            let rest = g.digit[d] & mask & !bit(c);
-            if !rest.one() {
+            // The digit's only other place in the unit: two places there, `c` one of them.
+            if places[d][u as usize] != 2 {
                 continue;
             }
+            let mask = UNIT_MASK[u as usize];
+            let rest = g.digit[d] & mask & !bit(c);
+            debug_assert!(rest.one());
             let k = key(rest.trailing_zeros() as usize, d, true) as u16;
             if found[..n].iter().any(|f| f.0 == k) {
                 continue;
