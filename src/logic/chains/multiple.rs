@@ -433,12 +433,15 @@ impl Multiple {
         }
         for (t, &u) in CELL_UNITS[c].iter().enumerate() {
             // The digit's only other place in the unit: two places there, `c` one of them.
-            if places[d][u as usize] != 2 {
+            let last = places[d][u as usize] == 2;
+            let mask = UNIT_MASK[u as usize];
+            // The count tells what the cell set would, at every step the tests take.
+            #[cfg(test)]
+            assert_eq!(last, (g.digit[d] & mask & !bit(c)).one());
+            if !last {
                 continue;
             }
-            let mask = UNIT_MASK[u as usize];
             let rest = g.digit[d] & mask & !bit(c);
-            debug_assert!(rest.one());
             let k = key(rest.trailing_zeros() as usize, d, true) as u16;
             if found[..n].iter().any(|f| f.0 == k) {
                 continue;
