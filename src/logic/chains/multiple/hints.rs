@@ -10,6 +10,7 @@ use super::super::nested::{
 use super::super::unary::Best;
 use super::super::{SortKey, cell_of, conjugate, digit_of, is_on, key};
 use super::collect::Targets;
+use super::slot::none_common;
 use super::{Kind, Multiple, NO_NEST, OFF_SLOT, Slot};
 use crate::logic::{Budget, GradeError};
 
@@ -96,7 +97,8 @@ impl Multiple {
                     });
                 }
             }
-            if double {
+            // The potentials both chains reach: none at most cells.
+            if double && !none_common(&self.slots, &[vi, OFF_SLOT]) {
                 for i in 0..self.slots[vi].on_list.len() {
                     let q = self.slots[vi].on_list[i] as usize;
                     if self.slots[OFF_SLOT].has(q) {
@@ -125,7 +127,7 @@ impl Multiple {
         let value_slots = &value_slots[..values.len()];
         // Sudoku Explainer asks for two candidates, or more with multiple chains on, which
         // every kind here but Nishio (which has no cell chains) has.
-        if !nishio && card >= 2 {
+        if !nishio && card >= 2 && !none_common(&self.slots, value_slots) {
             let first = value_slots[0];
             for on in [true, false] {
                 let list_len = if on {
@@ -193,6 +195,9 @@ impl Multiple {
                 n += 1;
             }
             let slots = &slots[..n];
+            if none_common(&self.slots, slots) {
+                continue;
+            }
             for on in [true, false] {
                 let list_len = if on {
                     self.slots[vi].on_list.len()

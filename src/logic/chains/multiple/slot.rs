@@ -153,3 +153,22 @@ impl Slot {
         self.entries[i].nest = nest;
     }
 }
+
+/// Whether no key is in every one of `which` (indices in `slots`): then a hint that asks
+/// for a potential common to them all has none to look at.
+pub(super) fn none_common(slots: &[Slot], which: &[usize]) -> bool {
+    let none = (0..WORDS).all(|w| which.iter().fold(!0u64, |acc, &s| acc & slots[s].set[w]) == 0);
+    // The same answer as a look at each potential of the first slot, at every step the
+    // tests take.
+    #[cfg(test)]
+    {
+        let first = &slots[which[0]];
+        let common = first
+            .on_list
+            .iter()
+            .chain(&first.off_list)
+            .any(|&k| which.iter().all(|&s| slots[s].has(k as usize)));
+        assert_eq!(none, !common);
+    }
+    none
+}
