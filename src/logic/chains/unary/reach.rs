@@ -352,23 +352,10 @@ impl Reach {
     /// digit's places that see it, those with links into them): the source reaches its
     /// conjugate when one of the latter reaches one of the former.
     fn conjugate_through(&self, source: usize) -> bool {
-        let (c, d) = (cell_of(source), digit_of(source));
-        let mut links = [0u16; 28];
+        let (links, n) = self.off_links(source);
         let mut comps = [0u32; 28];
-        let mut n = 0;
-        if self.y {
-            for e in digits_of(self.cell[c] & !(1 << d)) {
-                if self.live[e] & bit(c) != 0 {
-                    links[n] = key(c, e, false) as u16;
-                    comps[n] = self.key_comp[key(c, e, true)];
-                    n += 1;
-                }
-            }
-        }
-        for z in cells_of(PEERS[c] & self.live[d]) {
-            links[n] = key(z, d, false) as u16;
-            comps[n] = self.key_comp[key(z, d, true)];
-            n += 1;
+        for (comp, &o) in comps.iter_mut().zip(&links[..n]) {
+            *comp = self.key_comp[conjugate(o as usize)];
         }
         links[..n].iter().any(|&o| {
             let row = self.row(o as usize);
@@ -411,7 +398,14 @@ impl Reach {
     /// `reaches` from an "on" potential that is no node, through the "off" potentials it
     /// links to (all of them nodes).
     fn reaches_through(&mut self, from: usize, to: usize) -> bool {
-        let (c, d) = (cell_of(from), digit_of(from));
+        let (links, n) = self.off_links(from);
+        links[..n].iter().any(|&o| self.reaches(o as usize, to))
+    }
+
+    /// The "off" potentials that "on" potential `k` links to, in the first `n` entries: its
+    /// cell's other live digits (with Y links) and the digit's live places that see it.
+    fn off_links(&self, k: usize) -> ([u16; 28], usize) {
+        let (c, d) = (cell_of(k), digit_of(k));
         let mut links = [0u16; 28];
         let mut n = 0;
         if self.y {
@@ -426,7 +420,7 @@ impl Reach {
             links[n] = key(z, d, false) as u16;
             n += 1;
         }
-        links[..n].iter().any(|&o| self.reaches(o as usize, to))
+        (links, n)
     }
 
     /// `reaches` for an "off" potential `to` that is no node: it is reached through the "on"
