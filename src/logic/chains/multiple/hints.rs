@@ -10,7 +10,7 @@ use super::super::nested::{
 use super::super::unary::Best;
 use super::super::{SortKey, cell_of, conjugate, digit_of, is_on, key};
 use super::collect::Targets;
-use super::slot::none_common;
+use super::slot::{none_common, push_all};
 use super::{Kind, Multiple, NO_NEST, OFF_SLOT, Slot};
 use crate::logic::{Budget, GradeError};
 
@@ -462,15 +462,6 @@ fn remove_hint(tech: Technique, diff: f64, q: usize) -> Hint {
     h.elim[digit_of(q)] = bit(cell_of(q));
     h.cells = bit(cell_of(q));
     h
-}
-
-/// Pushes `keys` on `stack` one by one: the lists are short, and a copy of a slice calls
-/// `memcpy`.
-#[inline(always)]
-fn push_all(stack: &mut Vec<u16>, keys: &[u16]) {
-    for &k in keys {
-        stack.push(k);
-    }
 }
 
 /// Adds the nested chain of key `k` in `slot`, if any, to `seen` (once per fingerprint).

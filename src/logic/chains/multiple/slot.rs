@@ -95,10 +95,7 @@ impl Slot {
             [one] => (0, *one),
             _ => {
                 let start = self.pool.len() as u32;
-                // One by one: the lists are short, and a copy of a slice calls `memcpy`.
-                for &p in parents {
-                    self.pool.push(p);
-                }
+                push_all(&mut self.pool, parents);
                 (start, 0)
             }
         };
@@ -151,6 +148,15 @@ impl Slot {
     pub(super) fn set_nest(&mut self, k: usize, nest: u16) {
         let i = self.index[k] as usize;
         self.entries[i].nest = nest;
+    }
+}
+
+/// Pushes `keys` on `list` one by one: the lists are short, and a copy of a slice calls
+/// `memcpy`.
+#[inline(always)]
+pub(super) fn push_all(list: &mut Vec<u16>, keys: &[u16]) {
+    for &k in keys {
+        list.push(k);
     }
 }
 
