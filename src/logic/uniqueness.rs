@@ -116,9 +116,44 @@ impl Search<'_> {
     }
 }
 
+/// The cells of `both` that can lie on a valid loop through cells of `both`. On a valid loop
+/// each unit holds at most one cell at even places and one at odd places
+/// ([`Search::is_valid`]), so a loop cell's two neighbours are distinct cells in two
+/// different units of it. Cells without two such neighbours are taken out until none is
+/// left: no loop passes through them.
+fn loop_core(both: Cells) -> Cells {
+    let mut core = both;
+    loop {
+        let mut next = core;
+        for c in cells_of(core) {
+            let (mut kinds, mut union) = (0, 0 as Cells);
+            for &u in &CELL_UNITS[c] {
+                let near = UNIT_MASK[u as usize] & core & !bit(c);
+                kinds += u32::from(near != 0);
+                union |= near;
+            }
+            if kinds < 2 || !union.many() {
+                next &= !bit(c);
+            }
+        }
+        if next == core {
+            return core;
+        }
+        core = next;
+    }
+}
+
 /// Unique rectangles and loops: the first hint after sorting all of them by rating, then type.
 pub(crate) fn unique_loops(b: &Board, s: &mut LoopScratch) -> Option<Hint> {
+    unique_loops_from(b, s, true)
+}
+
+/// [`unique_loops`], walking from every bivalue cell when not `prune`d, else only from those
+/// in their pair's [`loop_core`]: a walk from any other finds no loop.
+fn unique_loops_from(b: &Board, s: &mut LoopScratch, prune: bool) -> Option<Hint> {
     s.hints.clear();
+    // Per pair of digits (bit v1 * 9 + v2), its loop core, once made.
+    let mut cores = [None::<Cells>; 81];
     for start in cells_of(b.empty) {
         let m = b.cell[start];
         if m.count_ones() != 2 {
@@ -126,6 +161,13 @@ pub(crate) fn unique_loops(b: &Board, s: &mut LoopScratch) -> Option<Hint> {
         }
         let v1 = m.trailing_zeros() as usize;
         let v2 = (m & (m - 1)).trailing_zeros() as usize;
+        if prune {
+            let both = b.digit[v1] & b.digit[v2];
+            let core = *cores[v1 * 9 + v2].get_or_insert_with(|| loop_core(both));
+            if core & bit(start) == 0 {
+                continue;
+            }
+        }
         s.cells.clear();
         s.loops.clear();
         let mut search = Search {
@@ -356,4 +398,50 @@ fn type4(
     h.cells = set;
     h.elim[gone] = b.digit[gone] & both;
     Some(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+    use crate::logic::{Budget, Grader};
+
+    #[test]
+    fn walks_skipped_outside_the_loop_core_find_nothing_more() {
+        // At every step of these puzzles (ER 4.5 and up, where loops are looked for), the
+        // search walking only from cells in their pair's loop core finds what walking from
+        // every bivalue cell finds.
+        let text = include_str!("../../tests/data/logic/serate_sample.csv");
+        let puzzles: Vec<Grid> = text
+            .lines()
+            .skip(1)
+            .filter(|line| line.split(',').nth(1).unwrap().parse::<f64>().unwrap() >= 4.5)
+            .step_by(2)
+            .map(|line| line.split(',').next().unwrap().parse().unwrap())
+            .collect();
+        let mut grader = Grader::new();
+        let (mut pruned, mut full) = (LoopScratch::default(), LoopScratch::default());
+        let (mut checked, mut found) = (0, 0);
+        for p in &puzzles {
+            let steps = grader.steps(p, &Budget::default()).unwrap();
+            let mut b = Board::from_values(p.cells()).unwrap();
+            for step in &steps {
+                let want = unique_loops_from(&b, &mut full, false);
+                let got = unique_loops_from(&b, &mut pruned, true);
+                assert_eq!(format!("{got:?}"), format!("{want:?}"), "{p}");
+                found += usize::from(want.is_some());
+                checked += 1;
+                for &(c, d) in &step.eliminations {
+                    b.remove(c as usize, d as usize - 1);
+                }
+                for &(c, d) in &step.placements {
+                    b.place(c as usize, d as usize - 1);
+                }
+            }
+        }
+        assert!(
+            checked > 2000 && found > 20,
+            "{checked} steps, {found} found"
+        );
+    }
 }
