@@ -33,16 +33,56 @@ fn candidates(b: &Board, max_excluder: u32, cells: &mut Vec<(u8, Cells)>) {
     }
 }
 
+/// The last search of a rung that found nothing: its clock (0 when the last search found a
+/// hint) and the cells that could take part then.
+#[derive(Default)]
+pub(crate) struct NoneSince {
+    at: u64,
+    listed: Cells,
+}
+
+impl NoneSince {
+    /// The cells changed since the last search that found nothing (every cell when there was
+    /// none), and the cells of `list` that could not take part then.
+    fn fresh(&self, b: &Board, list: &[(u8, Cells)], changed: &[u64; 81]) -> (Cells, Cells) {
+        let mut in_list: Cells = 0;
+        for &(c, _) in list {
+            in_list |= bit(c as usize);
+        }
+        let mut fresh: Cells = in_list & !self.listed;
+        for c in cells_of(b.empty) {
+            if changed[c] > self.at {
+                fresh |= bit(c);
+            }
+        }
+        (fresh, in_list)
+    }
+}
+
 /// Aligned pair exclusion: two cells with at least two common excluders of two candidates.
-pub(crate) fn aligned_pair(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<Hint> {
+///
+/// Whether two cells remove anything depends only on their candidates and those of their
+/// common excluders, and with fewer excluders fewer combinations are ruled out. So when the
+/// last search found nothing (`none`, with `changed` the clock of each cell's last change), a
+/// pair removing something now has a cell, or a common excluder, changed since (an excluder
+/// that is new has changed: its candidates fell to two), or a cell that could not take part
+/// then. Only those pairs are tried, in the same order, so the same pair wins.
+pub(crate) fn aligned_pair(
+    b: &Board,
+    list: &mut Vec<(u8, Cells)>,
+    none: &mut NoneSince,
+    clock: u64,
+    changed: &[u64; 81],
+) -> Option<Hint> {
     candidates(b, 2, list);
+    let (fresh, in_list) = none.fresh(b, list, changed);
     // Pairs in Sudoku Explainer's order: (0,1), (0,2), (1,2), (0,3), ...
     for n2 in 1..list.len() {
         for n1 in 0..n2 {
             let (c0, e0) = (list[n1].0 as usize, list[n1].1);
             let (c1, e1) = (list[n2].0 as usize, list[n2].1);
             let common = e0 & e1;
-            if !common.many() {
+            if !common.many() || (bit(c0) | bit(c1) | common) & fresh == 0 {
                 continue;
             }
             // forbid[x]: the digits y such that (x, y) fills an excluder.
@@ -76,10 +116,13 @@ pub(crate) fn aligned_pair(b: &Board, list: &mut Vec<(u8, Cells)>) -> Option<Hin
             }
             if h.is_worth() {
                 h.cells = bit(c0) | bit(c1) | common;
+                none.at = 0;
                 return Some(h);
             }
         }
     }
+    none.at = clock;
+    none.listed = in_list;
     None
 }
 
@@ -104,21 +147,11 @@ pub(crate) fn aligned_triplet(
     changed: &[u64; 81],
 ) -> Option<Hint> {
     candidates(b, 3, list);
-    let mut in_list: Cells = 0;
     let mut excluders = [0u128; 81];
     for &(c, e) in list.iter() {
-        in_list |= bit(c as usize);
         excluders[c as usize] = e;
     }
-    // Cells changed since the last search that found nothing (all cells when there was
-    // none), and cells taking part that did not then.
-    let since = known.none_at;
-    let mut fresh: Cells = in_list & !known.listed;
-    for c in cells_of(b.empty) {
-        if changed[c] > since {
-            fresh |= bit(c);
-        }
-    }
+    let (fresh, in_list) = known.none.fresh(b, list, changed);
     for n2 in 1..list.len() {
         let (c1, e1) = (list[n2].0 as usize, list[n2].1);
         for n1 in 0..n2 {
@@ -154,7 +187,7 @@ pub(crate) fn aligned_triplet(
                 }
                 match triplet(b, [c0, c1, t], common) {
                     Some(h) => {
-                        known.none_at = 0;
+                        known.none.at = 0;
                         return Some(h);
                     }
                     None => known.put(c0, c1, t, clock),
@@ -162,8 +195,8 @@ pub(crate) fn aligned_triplet(
             }
         }
     }
-    known.none_at = clock;
-    known.listed = in_list;
+    known.none.at = clock;
+    known.none.listed = in_list;
     None
 }
 
@@ -229,18 +262,15 @@ fn triplet(b: &Board, cells: [usize; 3], common: Cells) -> Option<Hint> {
 /// Sets of three cells that removed nothing, with the clock of the step that tried them.
 pub(crate) struct TripleCache {
     slots: Vec<(u32, u64)>,
-    /// The clock of the last search that found nothing, 0 when the last one found a hint.
-    none_at: u64,
-    /// The cells that could take part in that search.
-    listed: Cells,
+    /// The last search that found nothing.
+    none: NoneSince,
 }
 
 impl Default for TripleCache {
     fn default() -> Self {
         TripleCache {
             slots: vec![(u32::MAX, 0); 1 << 15],
-            none_at: 0,
-            listed: 0,
+            none: NoneSince::default(),
         }
     }
 }

@@ -91,6 +91,7 @@ const CLASSIC: &[Rung] = &[
 pub(crate) struct Scratch {
     loops: uniqueness::LoopScratch,
     aligned: Vec<(u8, Cells)>,
+    pairs: exclusion::NoneSince,
     triples: exclusion::TripleCache,
     wings: wings::AlsMemo,
     unary: chains::unary::Unary,
@@ -236,7 +237,10 @@ fn find(
         Rung::Jellyfish => s.memo.fish(b, 4),
         Rung::HiddenQuad => s.memo.unit_rung(b, UnitRung::HiddenQuad),
         Rung::Bug => uniqueness::bug(b),
-        Rung::AlignedPair => exclusion::aligned_pair(b, &mut s.aligned),
+        Rung::AlignedPair => {
+            let (clock, changed) = (s.memo.clock(), s.memo.cell_changed());
+            exclusion::aligned_pair(b, &mut s.aligned, &mut s.pairs, clock, changed)
+        }
         Rung::AlignedTriplet => {
             let (clock, changed) = (s.memo.clock(), s.memo.cell_changed());
             exclusion::aligned_triplet(b, &mut s.aligned, &mut s.triples, clock, changed)

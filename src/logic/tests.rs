@@ -368,10 +368,10 @@ fn serate_hard_gets_serates_ratings() {
 
 #[test]
 fn rungs_kept_across_steps_find_what_a_fresh_search_finds() {
-    // ALS wings and aligned triplets skip, after a search that found nothing, what no change
-    // since can have made new, and aligned triplets skip cells known to remove nothing. At
-    // every step of these puzzles (ER 5.5 to 9.9, where both rungs are reached often) they
-    // must find exactly what a search from scratch finds.
+    // ALS wings and aligned pairs and triplets skip, after a search that found nothing, what
+    // no change since can have made new, and aligned triplets skip cells known to remove
+    // nothing. At every step of these puzzles (ER 5.5 to 9.9, where these rungs are reached
+    // often) they must find exactly what a search from scratch finds.
     let text = include_str!("../../tests/data/logic/serate_sample.csv");
     let puzzles: Vec<Grid> = text
         .lines()
@@ -388,6 +388,7 @@ fn rungs_kept_across_steps_find_what_a_fresh_search_finds() {
     let mut memo = memo::Memo::default();
     let mut wings_memo = wings::AlsMemo::default();
     let (mut triples, mut fresh_triples) = Default::default();
+    let mut pairs = Default::default();
     let mut list = Vec::new();
     let (mut checked, mut found) = (0, 0);
     for p in &puzzles {
@@ -403,6 +404,16 @@ fn rungs_kept_across_steps_find_what_a_fresh_search_finds() {
                 found += usize::from(fresh.is_some());
             }
             let changed = memo.cell_changed();
+            let kept = exclusion::aligned_pair(&b, &mut list, &mut pairs, clock, changed);
+            let fresh = exclusion::aligned_pair(
+                &b,
+                &mut list,
+                &mut Default::default(),
+                clock,
+                &[clock; 81],
+            );
+            assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p} pair");
+            found += usize::from(fresh.is_some());
             let kept = exclusion::aligned_triplet(&b, &mut list, &mut triples, clock, changed);
             let fresh =
                 exclusion::aligned_triplet(&b, &mut list, &mut fresh_triples, clock, &[clock; 81]);
