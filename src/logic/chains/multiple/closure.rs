@@ -39,18 +39,6 @@ impl Closure {
     fn contradiction(&self) -> bool {
         self.on[0] == !0
     }
-
-    /// Keeps the potentials that are in `o` too.
-    fn meet(&mut self, o: &Closure) {
-        for d in 0..9 {
-            self.on[d] &= o.on[d];
-            self.off[d] &= o.off[d];
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        (0..9).all(|d| self.on[d] | self.off[d] == 0)
-    }
 }
 
 /// The closure of potential `start` on grid `base` by Nishio chains: links of the digit's
@@ -259,13 +247,33 @@ impl Closures {
         close_static(b, &self.links, &self.kept, self.stamp, k)
     }
 
+    #[cfg(test)]
     fn on(&mut self, b: &Board, c: usize, d: usize, kind: Kind) -> &Closure {
+        self.make_on(b, c, d, kind);
+        &self.kept[c * 9 + d].1
+    }
+
+    /// Makes the closure of candidate `d` of cell `c` on, unless made for this grid.
+    fn make_on(&mut self, b: &Board, c: usize, d: usize, kind: Kind) {
         let i = c * 9 + d;
         if self.kept[i].0 != self.stamp {
             let made = self.close(b, key(c, d, true), kind);
             self.kept[i] = (self.stamp, made);
         }
-        &self.kept[i].1
+    }
+
+    /// Whether the closures of the candidates `(cell, digit)` listed in `of`, all made for
+    /// this grid, share a potential.
+    fn share(&self, of: &[usize]) -> bool {
+        (0..9).any(|e| {
+            let (mut on, mut off) = (!0u128, !0u128);
+            for &i in of {
+                let closure = &self.kept[i].1;
+                on &= closure.on[e];
+                off &= closure.off[e];
+            }
+            on | off != 0
+        })
     }
 
     /// The places of digit `d` on grid `b` whose assumption on, and off, meets a
@@ -307,25 +315,31 @@ impl Closures {
                 (on | off) & bit(c) != 0
             });
         }
-        let mut common = EVERY;
+        // The closures are met in place, digit by digit, up to the first shared potential.
         for v in digits_of(b.cell[c]) {
-            let on = *self.on(b, c, v, kind);
+            self.make_on(b, c, v, kind);
             for &u in &CELL_UNITS[c] {
                 let places = b.digit[v] & UNIT_MASK[u as usize];
                 if !places.many() || places.trailing_zeros() as usize != c {
                     continue;
                 }
-                let mut region = on;
-                for x in cells_of(places & !bit(c)) {
-                    region.meet(self.on(b, x, v, kind));
+                let (mut of, mut n) = ([0; 9], 0);
+                for x in cells_of(places) {
+                    self.make_on(b, x, v, kind);
+                    of[n] = x * 9 + v;
+                    n += 1;
                 }
-                if !region.is_empty() {
+                if self.share(&of[..n]) {
                     return true;
                 }
             }
-            common.meet(&on);
         }
-        !common.is_empty()
+        let (mut of, mut n) = ([0; 9], 0);
+        for v in digits_of(b.cell[c]) {
+            of[n] = c * 9 + v;
+            n += 1;
+        }
+        self.share(&of[..n])
     }
 }
 
