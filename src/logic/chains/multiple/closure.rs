@@ -96,7 +96,7 @@ fn close_x(base: &Board, start: usize) -> Closure {
 /// and all of it follows from what reaches it.
 fn close_static(
     base: &Board,
-    links: &[u128],
+    links: &Links,
     kept: &[(u32, Closure)],
     stamp: u32,
     start: usize,
@@ -159,7 +159,7 @@ fn close_static(
                 return EVERY;
             }
             off[d] |= fresh;
-            for c in cells_of(fresh) {
+            for c in cells_of(fresh & links.active[d]) {
                 let m = base.cell[c];
                 if m.two() {
                     let e = (m & !(1 << d)).trailing_zeros() as usize;
@@ -168,7 +168,7 @@ fn close_static(
                         on_digits |= 1 << e;
                     }
                 }
-                let x = links[c * 9 + d] & !on[d];
+                let x = links.by[c * 9 + d] & !on[d];
                 if x != 0 {
                     new_on[d] |= x;
                     on_digits |= 1 << d;
@@ -182,17 +182,36 @@ fn close_static(
     }
 }
 
-/// Per candidate (`cell * 9 + digit`) of `b`: the digit's other place in each unit where
-/// it has two.
-fn make_links(b: &Board, links: &mut Vec<u128>) {
-    links.clear();
-    links.resize(81 * 9, 0);
-    for d in 0..9 {
-        for &mask in &UNIT_MASK {
-            let places = b.digit[d] & mask;
-            if places.two() {
-                for c in cells_of(places) {
-                    links[c * 9 + d] |= places & !bit(c);
+/// The links of a fixed grid from "off" potentials to "on" ones.
+#[derive(Default)]
+struct Links {
+    /// Per candidate (`cell * 9 + digit`): the digit's other place in each unit where it has
+    /// two.
+    by: Vec<u128>,
+    /// Per digit, the cells where it going off turns something on: those with a link for it,
+    /// and those with it and one other candidate.
+    active: [u128; 9],
+}
+
+impl Links {
+    fn make(&mut self, b: &Board) {
+        self.by.clear();
+        self.by.resize(81 * 9, 0);
+        let mut bivalue = 0;
+        for c in cells_of(b.empty) {
+            if b.cell[c].two() {
+                bivalue |= bit(c);
+            }
+        }
+        for d in 0..9 {
+            self.active[d] = bivalue & b.digit[d];
+            for &mask in &UNIT_MASK {
+                let places = b.digit[d] & mask;
+                if places.two() {
+                    self.active[d] |= places;
+                    for c in cells_of(places) {
+                        self.by[c * 9 + d] |= places & !bit(c);
+                    }
                 }
             }
         }
@@ -206,7 +225,7 @@ pub(super) struct Closures {
     /// By candidate (`cell * 9 + digit`): the stamp it was made at, and the closure.
     kept: Vec<(u32, Closure)>,
     /// The fixed grid's links for multiple chains, when made for this stamp.
-    links: Vec<u128>,
+    links: Links,
     links_made: bool,
     /// A Nishio chain sees only its digit's places: per set of places met (on any grid, at
     /// any step), the places whose assumption on, and off, meets a contradiction. A step
@@ -241,7 +260,7 @@ impl Closures {
             return close_x(b, k);
         }
         if !self.links_made {
-            make_links(b, &mut self.links);
+            self.links.make(b);
             self.links_made = true;
         }
         close_static(b, &self.links, &self.kept, self.stamp, k)
