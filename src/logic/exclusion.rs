@@ -218,33 +218,45 @@ fn triplet(b: &Board, cells: [usize; 3], common: Cells) -> Option<Hint> {
         }
     }
     let held = &held[..n];
-    // The digits of each cell that some possible combination uses. The search stops as soon
-    // as every digit is used: nothing leaves, which is the usual outcome.
+    // The digits of each cell that some possible combination uses, the third cell's for all
+    // the first two's choices at once. The search stops as soon as every digit is used:
+    // nothing leaves, which is the usual outcome.
     let mut ok = [0u16; 3];
-    for x in digits_of(m[0]) {
+    'x: for x in digits_of(m[0]) {
         let bx = 1u16 << x;
-        for y in digits_of(m[1]) {
+        'y: for y in digits_of(m[1]) {
             let by = 1u16 << y;
             if see01 && x == y {
                 continue;
             }
-            for z in digits_of(m[2]) {
-                let bz = 1u16 << z;
-                if ok[0] & bx != 0 && ok[1] & by != 0 && ok[2] & bz != 0 {
-                    continue;
+            let mut z = m[2];
+            if see02 {
+                z &= !bx;
+            }
+            if see12 {
+                z &= !by;
+            }
+            // An excluder held by x and y rules out every z; one held but for one digit
+            // rules out that digit.
+            for &e in held {
+                let rest = e & !(bx | by);
+                if rest == 0 {
+                    continue 'y;
                 }
-                if (see02 && x == z) || (see12 && y == z) {
-                    continue;
+                if rest.one() {
+                    z &= !rest;
                 }
-                let combo = bx | by | bz;
-                if held.iter().any(|&e| e & !combo == 0) {
-                    continue;
-                }
+            }
+            if z != 0 {
                 ok[0] |= bx;
                 ok[1] |= by;
-                ok[2] |= bz;
+                ok[2] |= z;
                 if ok == m {
                     return None;
+                }
+                if ok[1] == m[1] && ok[2] == m[2] {
+                    // x is used; only the first cell's other digits can add anything.
+                    continue 'x;
                 }
             }
         }
