@@ -232,7 +232,10 @@ fn find(
         Rung::TUVWXYZWing => als_wing(b, 6, s),
         Rung::XYWing => wings::xy_wing(b, false),
         Rung::XYZWing => wings::xy_wing(b, true),
-        Rung::UniqueLoops => uniqueness::unique_loops(b, &mut s.loops),
+        Rung::UniqueLoops => {
+            let (clock, changed) = (s.memo.clock(), s.memo.cell_changed());
+            uniqueness::unique_loops(b, &mut s.loops, clock, changed)
+        }
         Rung::NakedQuad => s.memo.unit_rung(b, UnitRung::NakedQuad),
         Rung::Jellyfish => s.memo.fish(b, 4),
         Rung::HiddenQuad => s.memo.unit_rung(b, UnitRung::HiddenQuad),

@@ -15,12 +15,25 @@ pub(crate) use bug::bug;
 /// Scratch space for the loop search, kept between calls.
 #[derive(Default)]
 pub(crate) struct LoopScratch {
-    /// Cells of every loop found from one start, one after the other.
+    /// By start cell, the loops its last walk found.
+    walks: Vec<Walked>,
+    /// The hints found so far in this call, with the kind and cells that make them distinct.
+    hints: Vec<(Hint, u8, Cells)>,
+}
+
+/// The loops a walk from one start cell found, with what they depend on: the walk sees
+/// only the cells holding both digits of the start's pair, and their candidates. While none
+/// of them has changed (each cell's last change is no later than the clock `at`) and no cell
+/// has left them, a walk finds the same loops in the same order.
+#[derive(Default)]
+struct Walked {
+    at: u64,
+    pair: u16,
+    both: Cells,
+    /// Cells of every loop found, one after the other.
     cells: Vec<u8>,
     /// (offset in `cells`, length) of every loop found.
     loops: Vec<(u32, u32)>,
-    /// The hints found so far in this call, with the kind and cells that make them distinct.
-    hints: Vec<(Hint, u8, Cells)>,
 }
 
 /// The rating of a loop of `len` cells, as Sudoku Explainer adds it up.
@@ -55,7 +68,7 @@ struct Search<'a> {
     path: [u8; 81],
     len: usize,
     on_path: Cells,
-    out: &'a mut LoopScratch,
+    out: &'a mut Walked,
     /// Node budget: the search gives up (finding nothing more) when it runs out.
     budget: u32,
 }
@@ -144,14 +157,31 @@ fn loop_core(both: Cells) -> Cells {
 }
 
 /// Unique rectangles and loops: the first hint after sorting all of them by rating, then type.
-pub(crate) fn unique_loops(b: &Board, s: &mut LoopScratch) -> Option<Hint> {
-    unique_loops_from(b, s, true)
+///
+/// Walks start only from cells in their pair's [`loop_core`] (a walk from any other finds no
+/// loop), and a walk whose cells have not changed since the last one from its start
+/// ([`Walked`]; `changed` is the clock of each cell's last change, `clock` the step's) is
+/// not made again: its loops are taken as they were.
+pub(crate) fn unique_loops(
+    b: &Board,
+    s: &mut LoopScratch,
+    clock: u64,
+    changed: &[u64; 81],
+) -> Option<Hint> {
+    unique_loops_from(b, s, Some((clock, changed)))
 }
 
-/// [`unique_loops`], walking from every bivalue cell when not `prune`d, else only from those
-/// in their pair's [`loop_core`]: a walk from any other finds no loop.
-fn unique_loops_from(b: &Board, s: &mut LoopScratch, prune: bool) -> Option<Hint> {
+/// [`unique_loops`], walking from every bivalue cell and keeping nothing when not given a
+/// clock.
+fn unique_loops_from(
+    b: &Board,
+    s: &mut LoopScratch,
+    since: Option<(u64, &[u64; 81])>,
+) -> Option<Hint> {
     s.hints.clear();
+    if s.walks.is_empty() {
+        s.walks.resize_with(81, Walked::default);
+    }
     // Per pair of digits (bit v1 * 9 + v2), its loop core, once made.
     let mut cores = [None::<Cells>; 81];
     for start in cells_of(b.empty) {
@@ -161,33 +191,27 @@ fn unique_loops_from(b: &Board, s: &mut LoopScratch, prune: bool) -> Option<Hint
         }
         let v1 = m.trailing_zeros() as usize;
         let v2 = (m & (m - 1)).trailing_zeros() as usize;
-        if prune {
-            let both = b.digit[v1] & b.digit[v2];
+        let both = b.digit[v1] & b.digit[v2];
+        let walked = &mut s.walks[start];
+        if let Some((clock, changed)) = since {
             let core = *cores[v1 * 9 + v2].get_or_insert_with(|| loop_core(both));
             if core & bit(start) == 0 {
                 continue;
             }
+            let kept = walked.pair == m
+                && walked.both == both
+                && cells_of(both).all(|c| changed[c] <= walked.at);
+            if !kept {
+                walk(b, start, v1, v2, walked);
+                (walked.at, walked.pair, walked.both) = (clock, m, both);
+            }
+        } else {
+            walk(b, start, v1, v2, walked);
+            walked.at = 0;
         }
-        s.cells.clear();
-        s.loops.clear();
-        let mut search = Search {
-            b,
-            v1,
-            v2,
-            both: b.digit[v1] & b.digit[v2],
-            path: [0; 81],
-            len: 0,
-            on_path: 0,
-            out: s,
-            budget: 200_000,
-        };
-        search.walk(start, 2, 0, usize::MAX);
-        for li in 0..s.loops.len() {
-            let (off, len) = s.loops[li];
-            let mut lp = [0u8; 81];
-            let len = len as usize;
-            lp[..len].copy_from_slice(&s.cells[off as usize..off as usize + len]);
-            loop_hints(b, &lp[..len], v1, v2, &mut s.hints);
+        for &(off, len) in &walked.loops {
+            let (off, len) = (off as usize, len as usize);
+            loop_hints(b, &walked.cells[off..off + len], v1, v2, &mut s.hints);
         }
     }
     // Sorting is stable: among equal ratings and types, the first found wins.
@@ -201,6 +225,24 @@ fn unique_loops_from(b: &Board, s: &mut LoopScratch, prune: bool) -> Option<Hint
                 .then(sort_type(a.1).cmp(&sort_type(c.1)))
         })
         .map(|h| h.0)
+}
+
+/// Walks from `start` along the cells holding digits `v1` and `v2`, into `out`.
+fn walk(b: &Board, start: usize, v1: usize, v2: usize, out: &mut Walked) {
+    out.cells.clear();
+    out.loops.clear();
+    let mut search = Search {
+        b,
+        v1,
+        v2,
+        both: b.digit[v1] & b.digit[v2],
+        path: [0; 81],
+        len: 0,
+        on_path: 0,
+        out,
+        budget: 200_000,
+    };
+    search.walk(start, 2, 0, usize::MAX);
 }
 
 fn push(hints: &mut Vec<(Hint, u8, Cells)>, h: Hint, kind: u8, set: Cells) {
@@ -404,13 +446,15 @@ fn type4(
 mod tests {
     use super::*;
     use crate::grid::Grid;
+    use crate::logic::memo::Memo;
     use crate::logic::{Budget, Grader};
 
     #[test]
-    fn walks_skipped_outside_the_loop_core_find_nothing_more() {
+    fn walks_skipped_or_kept_find_what_walks_from_every_cell_find() {
         // At every step of these puzzles (ER 4.5 and up, where loops are looked for), the
-        // search walking only from cells in their pair's loop core finds what walking from
-        // every bivalue cell finds.
+        // search walking only from cells in their pair's loop core, and taking the loops of
+        // walks whose cells have not changed as they were, finds what walking from every
+        // bivalue cell finds.
         let text = include_str!("../../tests/data/logic/serate_sample.csv");
         let puzzles: Vec<Grid> = text
             .lines()
@@ -420,23 +464,27 @@ mod tests {
             .map(|line| line.split(',').next().unwrap().parse().unwrap())
             .collect();
         let mut grader = Grader::new();
-        let (mut pruned, mut full) = (LoopScratch::default(), LoopScratch::default());
+        let mut memo = Memo::default();
+        let (mut kept, mut full) = (LoopScratch::default(), LoopScratch::default());
         let (mut checked, mut found) = (0, 0);
         for p in &puzzles {
             let steps = grader.steps(p, &Budget::default()).unwrap();
             let mut b = Board::from_values(p.cells()).unwrap();
+            memo.start();
             for step in &steps {
-                let want = unique_loops_from(&b, &mut full, false);
-                let got = unique_loops_from(&b, &mut pruned, true);
+                let want = unique_loops_from(&b, &mut full, None);
+                let got = unique_loops(&b, &mut kept, memo.clock(), memo.cell_changed());
                 assert_eq!(format!("{got:?}"), format!("{want:?}"), "{p}");
                 found += usize::from(want.is_some());
                 checked += 1;
+                let before = b;
                 for &(c, d) in &step.eliminations {
                     b.remove(c as usize, d as usize - 1);
                 }
                 for &(c, d) in &step.placements {
                     b.place(c as usize, d as usize - 1);
                 }
+                memo.changed(&before, &b);
             }
         }
         assert!(
