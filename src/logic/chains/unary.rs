@@ -181,7 +181,12 @@ impl Unary {
                 let cycle_ok = |k: u32| best.beaten_by(&SortKey::new(cycle_base, 2 * k, rank));
                 let chain_ok =
                     |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
-                let may_cycle = self.reach.may_cycle(source);
+                // Only a cycle that removes a candidate is a hint.
+                let may_cycle = self.reach.may_remove(source);
+                #[cfg(test)]
+                if !may_cycle && self.reach.may_cycle(source) {
+                    self.check_no_cycle_hint(b, source, y, x);
+                }
                 let (cycle_at, chain_at) = if may_cycle || x && self.reach.reaches_conjugate(source)
                 {
                     graph.sweep(
@@ -343,6 +348,14 @@ impl Unary {
             }
             p = op as usize;
         }
+    }
+
+    /// Under test, the cycles through `source` that `reach` says remove nothing make no hint.
+    #[cfg(test)]
+    fn check_no_cycle_hint(&mut self, b: &Board, source: usize, y: bool, x: bool) {
+        let mut any = Best::none();
+        self.cycles(b, source, y, x, &mut any);
+        assert!(any.hint.is_none(), "{source} {y} {x}");
     }
 
     /// Cycles through `source` (an "on" key).

@@ -9,6 +9,11 @@
 //! source reaches it through an "off" potential that turns it on, and the source reaches
 //! that potential), and a chain reaches its contradiction exactly when the source reaches
 //! its conjugate: the same answers as the level-by-level sweeps, for one pass over the links.
+//! A cycle removes the candidates that see one of its "on" potentials and one of its "off"
+//! potentials of their digit; a cycle lies within one component, so a candidate no "on" and
+//! "off" potential of its digit in the component both see is removed by none of its cycles.
+//! On the grids where the unary rungs find nothing (most steps of a hard puzzle) no component
+//! has such a candidate, and no cycle search runs.
 //! The searches themselves then leave out what cannot matter: a forcing chain the potentials
 //! that do not lead to its target, a cycle search those outside its source's component
 //! (neither changes the order in which the others are reached, nor their parents).
@@ -54,6 +59,9 @@ pub(super) struct Reach {
     /// Per key of a node: its component (the same as `comp`, one look-up fewer).
     key_comp: Vec<u32>,
     on_count: Vec<u16>,
+    /// Per component: true when it holds two "on" potentials and a candidate sees one of its
+    /// "on" and one of its "off" potentials of the candidate's digit.
+    removes: Vec<bool>,
     /// Per component: true when it reaches no other (its reach is its own bit).
     alone: Vec<bool>,
     reach: Vec<u64>,
@@ -90,6 +98,7 @@ impl Default for Reach {
             comp: Vec::new(),
             key_comp: vec![0; KEYS],
             on_count: Vec::new(),
+            removes: Vec::new(),
             alone: Vec::new(),
             reach: Vec::new(),
             words: 0,
@@ -222,6 +231,7 @@ impl Reach {
         self.comp.clear();
         self.comp.resize(n, NONE);
         self.on_count.clear();
+        self.removes.clear();
         self.alone.clear();
         self.stack.clear();
         self.words = n.div_ceil(64).max(1);
@@ -282,6 +292,8 @@ impl Reach {
             self.key_comp[self.keys[w] as usize] = id;
             ons += is_on(self.keys[w] as usize) as u16;
         }
+        let removes = ons >= 2 && self.removable(top);
+        self.removes.push(removes);
         if !self.has_reach {
             self.stack.truncate(top);
             self.on_count.push(ons);
@@ -318,6 +330,23 @@ impl Reach {
         self.alone.push(alone);
     }
 
+    /// True when a candidate of the grid sees an "on" and an "off" potential of its digit
+    /// among the nodes `stack[top..]`.
+    fn removable(&self, top: usize) -> bool {
+        let mut on = [0 as Cells; 9];
+        let mut off = [0 as Cells; 9];
+        for &w in &self.stack[top..] {
+            let k = self.keys[w as usize] as usize;
+            let (c, d) = (cell_of(k), digit_of(k));
+            if is_on(k) {
+                on[d] |= PEERS[c];
+            } else {
+                off[d] |= PEERS[c];
+            }
+        }
+        (0..9).any(|d| on[d] & off[d] & self.digit[d] != 0)
+    }
+
     /// The component of candidate key `k`, which must be a node.
     #[inline]
     fn comp_of(&self, k: usize) -> usize {
@@ -332,10 +361,18 @@ impl Reach {
     }
 
     /// True when a cycle search from "on" key `source` could close a cycle: another "on"
-    /// potential lies in its component.
+    /// potential lies in its component. The searches ask `may_remove`; the tests check with
+    /// this that the cycles it leaves out make no hint.
+    #[cfg(test)]
     pub(super) fn may_cycle(&self, source: usize) -> bool {
         // An "on" potential that is no node is reached by nothing: no cycle closes there.
         self.is_node(source) && self.on_count[self.comp_of(source)] >= 2
+    }
+
+    /// True when a cycle through "on" key `source` could remove a candidate: `may_cycle`, and
+    /// a candidate sees an "on" and an "off" potential of its digit in the source's component.
+    pub(super) fn may_remove(&self, source: usize) -> bool {
+        self.is_node(source) && self.removes[self.comp_of(source)]
     }
 
     /// True when the chain from `source` reaches its conjugate.
