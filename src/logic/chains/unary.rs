@@ -123,10 +123,12 @@ impl Unary {
 
     /// The best cycle or forcing chain, searching X, then Y, then XY links.
     pub fn find(&mut self, b: &Board, best: &mut Best) {
-        let graph = Graph::new(b);
-        self.x_pass(b, &graph, best);
+        // The links as sets, for the sweeps: worked out at the first one, as most grids
+        // where the unary rungs find nothing need none.
+        let mut graph = None;
+        self.x_pass(b, &mut graph, best);
         for (y, x) in [(true, false), (true, true)] {
-            self.pass(b, &graph, y, x, 0x1ff, best);
+            self.pass(b, &mut graph, y, x, 0x1ff, best);
         }
     }
 
@@ -137,7 +139,7 @@ impl Unary {
     fn pass(
         &mut self,
         b: &Board,
-        graph: &Graph,
+        graph: &mut Option<Graph>,
         y: bool,
         x: bool,
         digits: u16,
@@ -189,7 +191,7 @@ impl Unary {
                 }
                 let (cycle_at, chain_at) = if may_cycle || x && self.reach.reaches_conjugate(source)
                 {
-                    graph.sweep(
+                    graph.get_or_insert_with(|| Graph::new(b)).sweep(
                         b,
                         source,
                         y,
@@ -213,6 +215,7 @@ impl Unary {
                         |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
                     if self.reach.reaches_conjugate(conjugate(source))
                         && graph
+                            .get_or_insert_with(|| Graph::new(b))
                             .sweep(b, conjugate(source), y, true, &|_| false, &chain_ok)
                             .1
                             .is_some()
