@@ -123,10 +123,12 @@ impl Unary {
 
     /// The best cycle or forcing chain, searching X, then Y, then XY links.
     pub fn find(&mut self, b: &Board, best: &mut Best) {
-        let graph = Graph::new(b);
-        self.x_pass(b, &graph, best);
+        // The links as sets, for the sweeps: worked out at the first one, as most grids
+        // where the unary rungs find nothing need none.
+        let mut graph = None;
+        self.x_pass(b, &mut graph, best);
         for (y, x) in [(true, false), (true, true)] {
-            self.pass(b, &graph, y, x, 0x1ff, best);
+            self.pass(b, &mut graph, y, x, 0x1ff, best);
         }
     }
 
@@ -137,7 +139,7 @@ impl Unary {
     fn pass(
         &mut self,
         b: &Board,
-        graph: &Graph,
+        graph: &mut Option<Graph>,
         y: bool,
         x: bool,
         digits: u16,
@@ -181,10 +183,15 @@ impl Unary {
                 let cycle_ok = |k: u32| best.beaten_by(&SortKey::new(cycle_base, 2 * k, rank));
                 let chain_ok =
                     |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
-                let may_cycle = self.reach.may_cycle(source);
+                // Only a cycle that removes a candidate is a hint.
+                let may_cycle = self.reach.may_remove(source);
+                #[cfg(test)]
+                if !may_cycle && self.reach.may_cycle(source) {
+                    self.check_no_cycle_hint(b, source, y, x);
+                }
                 let (cycle_at, chain_at) = if may_cycle || x && self.reach.reaches_conjugate(source)
                 {
-                    graph.sweep(
+                    graph.get_or_insert_with(|| Graph::new(b)).sweep(
                         b,
                         source,
                         y,
@@ -208,6 +215,7 @@ impl Unary {
                         |level: u32| best.beaten_by(&SortKey::new(chain_base, level + 1, rank));
                     if self.reach.reaches_conjugate(conjugate(source))
                         && graph
+                            .get_or_insert_with(|| Graph::new(b))
                             .sweep(b, conjugate(source), y, true, &|_| false, &chain_ok)
                             .1
                             .is_some()
@@ -343,6 +351,14 @@ impl Unary {
             }
             p = op as usize;
         }
+    }
+
+    /// Under test, the cycles through `source` that `reach` says remove nothing make no hint.
+    #[cfg(test)]
+    fn check_no_cycle_hint(&mut self, b: &Board, source: usize, y: bool, x: bool) {
+        let mut any = Best::none();
+        self.cycles(b, source, y, x, &mut any);
+        assert!(any.hint.is_none(), "{source} {y} {x}");
     }
 
     /// Cycles through `source` (an "on" key).

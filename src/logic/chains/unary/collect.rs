@@ -47,8 +47,15 @@ impl Unary {
                 }
                 for d in digits_of(g.cell[c]) {
                     let source = key(c, d, true);
-                    if self.reach.may_cycle(source) {
+                    // Only a cycle that removes a candidate is a hint.
+                    if self.reach.may_remove(source) {
                         self.collect_cycles(base, g, source, y, x, rank, out);
+                    }
+                    #[cfg(test)]
+                    if !self.reach.may_remove(source) && self.reach.may_cycle(source) {
+                        let mut none = Vec::new();
+                        self.collect_cycles(base, g, source, y, x, rank, &mut none);
+                        assert!(none.is_empty());
                     }
                     if x {
                         for s in [source, conjugate(source)] {
@@ -67,7 +74,8 @@ impl Unary {
     }
 
     /// Under test, the X pass's hints kept digit by digit are those the pass over all
-    /// digits at once finds on `g`.
+    /// digits at once finds on `g`, searching the cycles of every source that may close one
+    /// (also those that `reach` says remove nothing).
     #[cfg(test)]
     fn check_x(&mut self, base: &Board, g: &Board, kept: &[NestedHint]) {
         let mut fresh = Vec::new();

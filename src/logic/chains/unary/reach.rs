@@ -9,6 +9,11 @@
 //! source reaches it through an "off" potential that turns it on, and the source reaches
 //! that potential), and a chain reaches its contradiction exactly when the source reaches
 //! its conjugate: the same answers as the level-by-level sweeps, for one pass over the links.
+//! A cycle removes the candidates that see one of its "on" potentials and one of its "off"
+//! potentials of their digit; a cycle lies within one component, so a candidate no "on" and
+//! "off" potential of its digit in the component both see is removed by none of its cycles.
+//! On the grids where the unary rungs find nothing (most steps of a hard puzzle) no component
+//! has such a candidate, and no cycle search runs.
 //! The searches themselves then leave out what cannot matter: a forcing chain the potentials
 //! that do not lead to its target, a cycle search those outside its source's component
 //! (neither changes the order in which the others are reached, nor their parents).
@@ -23,6 +28,7 @@
 //! nothing but itself, and what it reaches is told from the "off" potentials it links to.
 //! Without these potentials and their many links, the graph of a dynamic search's stalled
 //! grid is much cheaper to build.
+//! `left_out` answers the questions about them.
 
 use super::super::super::board::{Board, Cells, PEERS, UNIT_MASK, bit, cells_of, digits_of};
 use super::super::{KEYS, cell_of, conjugate, digit_of, is_on, key};
@@ -54,6 +60,9 @@ pub(super) struct Reach {
     /// Per key of a node: its component (the same as `comp`, one look-up fewer).
     key_comp: Vec<u32>,
     on_count: Vec<u16>,
+    /// Per component: true when it holds two "on" potentials and a candidate sees one of its
+    /// "on" and one of its "off" potentials of the candidate's digit.
+    removes: Vec<bool>,
     /// Per component: true when it reaches no other (its reach is its own bit).
     alone: Vec<bool>,
     reach: Vec<u64>,
@@ -90,6 +99,7 @@ impl Default for Reach {
             comp: Vec::new(),
             key_comp: vec![0; KEYS],
             on_count: Vec::new(),
+            removes: Vec::new(),
             alone: Vec::new(),
             reach: Vec::new(),
             words: 0,
@@ -222,6 +232,7 @@ impl Reach {
         self.comp.clear();
         self.comp.resize(n, NONE);
         self.on_count.clear();
+        self.removes.clear();
         self.alone.clear();
         self.stack.clear();
         self.words = n.div_ceil(64).max(1);
@@ -282,6 +293,8 @@ impl Reach {
             self.key_comp[self.keys[w] as usize] = id;
             ons += is_on(self.keys[w] as usize) as u16;
         }
+        let removes = ons >= 2 && self.removable(top);
+        self.removes.push(removes);
         if !self.has_reach {
             self.stack.truncate(top);
             self.on_count.push(ons);
@@ -318,6 +331,23 @@ impl Reach {
         self.alone.push(alone);
     }
 
+    /// True when a candidate of the grid sees an "on" and an "off" potential of its digit
+    /// among the nodes `stack[top..]`.
+    fn removable(&self, top: usize) -> bool {
+        let mut on = [0 as Cells; 9];
+        let mut off = [0 as Cells; 9];
+        for &w in &self.stack[top..] {
+            let k = self.keys[w as usize] as usize;
+            let (c, d) = (cell_of(k), digit_of(k));
+            if is_on(k) {
+                on[d] |= PEERS[c];
+            } else {
+                off[d] |= PEERS[c];
+            }
+        }
+        (0..9).any(|d| on[d] & off[d] & self.digit[d] != 0)
+    }
+
     /// The component of candidate key `k`, which must be a node.
     #[inline]
     fn comp_of(&self, k: usize) -> usize {
@@ -332,10 +362,18 @@ impl Reach {
     }
 
     /// True when a cycle search from "on" key `source` could close a cycle: another "on"
-    /// potential lies in its component.
+    /// potential lies in its component. The searches ask `may_remove`; the tests check with
+    /// this that the cycles it leaves out make no hint.
+    #[cfg(test)]
     pub(super) fn may_cycle(&self, source: usize) -> bool {
         // An "on" potential that is no node is reached by nothing: no cycle closes there.
         self.is_node(source) && self.on_count[self.comp_of(source)] >= 2
+    }
+
+    /// True when a cycle through "on" key `source` could remove a candidate: `may_cycle`, and
+    /// a candidate sees an "on" and an "off" potential of its digit in the source's component.
+    pub(super) fn may_remove(&self, source: usize) -> bool {
+        self.is_node(source) && self.removes[self.comp_of(source)]
     }
 
     /// True when the chain from `source` reaches its conjugate.
@@ -344,25 +382,6 @@ impl Reach {
             return self.conjugate_through(source);
         }
         self.reaches(source, conjugate(source))
-    }
-
-    /// `reaches_conjugate` for an "on" potential that is no node. Its "off" potential is no
-    /// node either; the nodes that link to that are the "on" potentials of the candidates
-    /// whose "off" potentials the source links to (of the cell's other digits and of the
-    /// digit's places that see it, those with links into them): the source reaches its
-    /// conjugate when one of the latter reaches one of the former.
-    fn conjugate_through(&self, source: usize) -> bool {
-        let (links, n) = self.off_links(source);
-        let mut comps = [0u32; 28];
-        for (comp, &o) in comps.iter_mut().zip(&links[..n]) {
-            *comp = self.key_comp[conjugate(o as usize)];
-        }
-        links[..n].iter().any(|&o| {
-            let row = self.row(o as usize);
-            comps[..n]
-                .iter()
-                .any(|&t| row[t as usize / 64] >> (t % 64) & 1 == 1)
-        })
     }
 
     /// The components that node `k` reaches, as bits.
@@ -395,80 +414,14 @@ impl Reach {
         self.reaches_left_out(from, to)
     }
 
-    /// `reaches` from an "on" potential that is no node, through the "off" potentials it
-    /// links to (all of them nodes).
-    fn reaches_through(&mut self, from: usize, to: usize) -> bool {
-        let (links, n) = self.off_links(from);
-        links[..n].iter().any(|&o| self.reaches(o as usize, to))
-    }
-
-    /// The "off" potentials that "on" potential `k` links to, in the first `n` entries: its
-    /// cell's other live digits (with Y links) and the digit's live places that see it.
-    fn off_links(&self, k: usize) -> ([u16; 28], usize) {
-        let (c, d) = (cell_of(k), digit_of(k));
-        let mut links = [0u16; 28];
-        let mut n = 0;
-        if self.y {
-            for e in digits_of(self.cell[c] & !(1 << d)) {
-                if self.live[e] & bit(c) != 0 {
-                    links[n] = key(c, e, false) as u16;
-                    n += 1;
-                }
-            }
-        }
-        for z in cells_of(PEERS[c] & self.live[d]) {
-            links[n] = key(z, d, false) as u16;
-            n += 1;
-        }
-        (links, n)
-    }
-
-    /// `reaches` for an "off" potential `to` that is no node: it is reached through the "on"
-    /// potentials that link to it, the cell's other candidates (Y links) and the digit's
-    /// places that see it. A search asks for the same `to` many times: the components of
-    /// those potentials are kept.
-    fn reaches_left_out(&mut self, from: usize, to: usize) -> bool {
-        self.aim(to);
-        self.row(from)
-            .iter()
-            .zip(&self.target_comps)
-            .any(|(r, t)| r & t != 0)
-    }
-
-    /// Makes `target_comps` the components of the "on" potentials that link to `to`, an
-    /// "off" potential that is no node.
-    fn aim(&mut self, to: usize) {
-        if self.target != to {
-            self.target = to;
-            self.target_comps.clear();
-            self.target_comps.resize(self.words, 0);
-            let (c, d) = (cell_of(to), digit_of(to));
-            let add = |k: usize, comps: &mut Vec<u64>| {
-                if self.stamp[k] == self.epoch {
-                    let t = self.comp[self.node[k] as usize] as usize;
-                    comps[t / 64] |= 1 << (t % 64);
-                }
-            };
-            // Only the "on" potentials something links to are nodes: those of live cells.
-            if self.y {
-                for e in digits_of(self.cell[c] & !(1 << d)) {
-                    if self.live[e] & bit(c) != 0 {
-                        add(key(c, e, true), &mut self.target_comps);
-                    }
-                }
-            }
-            for x in cells_of(PEERS[c] & self.live[d]) {
-                add(key(x, d, true), &mut self.target_comps);
-            }
-        }
-    }
-
     /// True when potential `a` and the node `b` lead to each other.
     #[inline]
     pub(super) fn linked(&self, a: usize, b: usize) -> bool {
         self.is_node(a) && self.comp_of(a) == self.comp_of(b)
     }
 }
+
+mod left_out;
 
 #[cfg(test)]
 #[path = "reach_tests.rs"]

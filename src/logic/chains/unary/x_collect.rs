@@ -120,7 +120,8 @@ impl Unary {
         for c in cells_of(sources) {
             let source = key(c, d, true);
             hints.clear();
-            if self.reach.may_cycle(source) {
+            // Only a cycle that removes a candidate is a hint.
+            if self.reach.may_remove(source) {
                 self.collect_cycles(base, g, source, false, true, rank, &mut hints);
             }
             let found_cycles = hints.drain(..).map(|hint| Found {

@@ -33,7 +33,7 @@ pub(super) struct Kept {
 impl Unary {
     /// The X pass of [`find`](Self::find): the best X-Cycle or forcing X-Chain, when it beats
     /// `best`.
-    pub(super) fn x_pass(&mut self, b: &Board, graph: &Graph, best: &mut Best) {
+    pub(super) fn x_pass(&mut self, b: &Board, graph: &mut Option<Graph>, best: &mut Best) {
         // The cells with two or more candidates: the X pass's sources.
         let multi = b.multi_candidate();
         let mut winner: Option<(SortKey, u8, Hint)> = None;
