@@ -415,65 +415,76 @@ impl Multiple {
     ) -> bool {
         let (c, d) = (cell_of(p), digit_of(p));
         debug_assert!(g.digit[d] & bit(c) != 0);
-        let mut found = [(0u16, 0u32, 0u16); 4];
-        let mut causes = [CAUSE_CELL; 4];
-        let mut n = 0;
-        self.parents.clear();
         if y && g.cell[c].two() {
             let other = (g.cell[c] & !(1 << d)).trailing_zeros() as usize;
-            let start = self.parents.len() as u32;
-            self.parents.push(p as u16);
-            for e in digits_of(base.cell[c] & !g.cell[c]) {
-                self.parents.push(key(c, e, false) as u16);
+            if self.consequence(base, g, s, p, key(c, other, true), CAUSE_CELL) {
+                return true;
             }
-            found[n] = (
-                key(c, other, true) as u16,
-                start,
-                (self.parents.len() as u32 - start) as u16,
-            );
-            n += 1;
         }
         for (t, &u) in CELL_UNITS[c].iter().enumerate() {
             // The digit's only other place in the unit: two places there, `c` one of them.
             let last = places[d][u as usize] == 2;
-            let mask = UNIT_MASK[u as usize];
             // The count tells what the cell set would, at every step the tests take.
             #[cfg(test)]
-            assert_eq!(last, (g.digit[d] & mask & !bit(c)).one());
+            assert_eq!(last, (g.digit[d] & UNIT_MASK[u as usize] & !bit(c)).one());
             if !last {
                 continue;
             }
-            let rest = g.digit[d] & mask & !bit(c);
-            let k = key(rest.trailing_zeros() as usize, d, true) as u16;
-            if found[..n].iter().any(|f| f.0 == k) {
-                continue;
+            let rest = g.digit[d] & UNIT_MASK[u as usize] & !bit(c);
+            let k = key(rest.trailing_zeros() as usize, d, true);
+            // A place found through an earlier unit is in the slot by now.
+            if self.consequence(base, g, s, p, k, t as u8) {
+                return true;
             }
-            let start = self.parents.len() as u32;
-            self.parents.push(p as u16);
+        }
+        false
+    }
+
+    /// Adds "on" potential `k`, a consequence of "off" potential `p` for the given cause
+    /// (`CAUSE_CELL` or the index of the unit in `CELL_UNITS`), to slot `s` unless it is
+    /// there; true when its opposite is there (the contradiction is kept). Its parents, `p`
+    /// and the candidates of `base` gone from `g` in its cell or unit, are only listed for
+    /// a potential that is kept.
+    #[inline(always)]
+    fn consequence(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        s: usize,
+        p: usize,
+        k: usize,
+        cause: u8,
+    ) -> bool {
+        let slot = &self.slots[s];
+        let clash = slot.has(conjugate(k));
+        if !clash && slot.has(k) {
+            return false;
+        }
+        let (c, d) = (cell_of(p), digit_of(p));
+        self.parents.clear();
+        self.parents.push(p as u16);
+        if cause == CAUSE_CELL {
+            for e in digits_of(base.cell[c] & !g.cell[c]) {
+                self.parents.push(key(c, e, false) as u16);
+            }
+        } else {
+            let mask = UNIT_MASK[CELL_UNITS[c][cause as usize] as usize];
             for x in cells_of(base.digit[d] & mask & !g.digit[d]) {
                 self.parents.push(key(x, d, false) as u16);
             }
-            found[n] = (k, start, (self.parents.len() as u32 - start) as u16);
-            causes[n] = t as u8;
-            n += 1;
         }
-        for (&(k, start, len), &cause) in found[..n].iter().zip(&causes) {
-            let k = k as usize;
-            let parents = &self.parents[start as usize..(start + len as u32) as usize];
-            let slot = &mut self.slots[s];
-            if slot.has(conjugate(k)) {
-                let pstart = slot.pool.len() as u32;
-                slot.pool.extend_from_slice(parents);
-                slot.clash = Some((k as u16, pstart, len));
-                slot.clash_with = conjugate(k) as u16;
-                slot.clash_cause = cause;
-                return true;
-            } else if !slot.has(k) {
-                slot.insert(k, parents);
-                slot.set_cause(k, cause);
-                self.queue_on.push(k as u16);
-            }
+        let slot = &mut self.slots[s];
+        if clash {
+            let start = slot.pool.len() as u32;
+            slot::push_all(&mut slot.pool, &self.parents);
+            slot.clash = Some((k as u16, start, self.parents.len() as u16));
+            slot.clash_with = conjugate(k) as u16;
+            slot.clash_cause = cause;
+            return true;
         }
+        slot.insert(k, &self.parents);
+        slot.set_cause(k, cause);
+        self.queue_on.push(k as u16);
         false
     }
 }
