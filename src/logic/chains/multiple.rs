@@ -30,7 +30,7 @@ use super::super::board::{Board, CELL_UNITS, UNIT_MASK, bit, cells_of, digits_of
 use super::super::technique::Hint;
 use super::nested::NestedHint;
 use super::unary::{Best, Unary, on_to_off};
-use super::{KEYS, cell_of, conjugate, digit_of, is_on, key};
+use super::{KEYS, cell_of, conjugate, digit_of, key};
 use crate::logic::bits::{Bits, count16};
 use crate::logic::{Budget, GradeError};
 use std::collections::HashMap;
@@ -73,8 +73,6 @@ impl Kind {
 /// Scratch memory of the multiple-chain searches, kept between calls.
 pub(crate) struct Multiple {
     slots: Vec<Slot>,
-    queue_on: Vec<u16>,
-    queue_off: Vec<u16>,
     parents: Vec<u16>,
     visit: Vec<u32>,
     visit_gen: u32,
@@ -149,8 +147,6 @@ impl Default for Multiple {
     fn default() -> Self {
         Multiple {
             slots: (0..SLOTS).map(|_| Slot::new()).collect(),
-            queue_on: Vec::new(),
-            queue_off: Vec::new(),
             parents: Vec::new(),
             visit: vec![0; KEYS],
             visit_gen: 0,
@@ -324,38 +320,34 @@ impl Multiple {
         let mut places = self.places;
         self.slots[s].reset();
         self.slots[s].insert(start, &[]);
-        self.queue_on.clear();
-        self.queue_off.clear();
+        // The slot's lists of "on" and "off" potentials, in the order found, are the queues:
+        // `ho` and `hf` the next of each to follow.
         let (mut ho, mut hf) = (0usize, 0usize);
-        if is_on(start) {
-            self.queue_on.push(start as u16);
-        } else {
-            self.queue_off.push(start as u16);
-        }
         let mut buf = [0u16; 32];
         loop {
-            if ho < self.queue_on.len() {
-                let p = self.queue_on[ho] as usize;
+            if ho < self.slots[s].on_list.len() {
+                let p = self.slots[s].on_list[ho] as usize;
                 ho += 1;
                 let n = on_to_off(&g, p, y, &mut buf);
+                let slot = &mut self.slots[s];
                 for &q in &buf[..n] {
                     let q = q as usize;
-                    let slot = &mut self.slots[s];
-                    if slot.has(conjugate(q)) {
+                    // `q` is "off": it and its opposite in one look.
+                    let pair = slot.pair(q);
+                    if pair & 2 != 0 {
                         let start = slot.pool.len() as u32;
                         slot.pool.push(p as u16);
                         slot.clash = Some((q as u16, start, 1));
                         slot.clash_with = conjugate(q) as u16;
                         return;
-                    } else if !slot.has(q) {
+                    } else if pair == 0 {
                         slot.insert(q, &[p as u16]);
-                        self.queue_off.push(q as u16);
                     }
                 }
                 continue;
             }
-            if hf < self.queue_off.len() {
-                let p = self.queue_off[hf] as usize;
+            if hf < self.slots[s].off_list.len() {
+                let p = self.slots[s].off_list[hf] as usize;
                 hf += 1;
                 if self.off_to_on_dynamic(base, &g, &places, s, p, y) {
                     return;
@@ -389,7 +381,6 @@ impl Multiple {
                             slot.nested.push(self.advanced_nested[n as usize]);
                             slot.set_nest(q as usize, idx);
                         }
-                        self.queue_off.push(q);
                         added = true;
                     }
                 }
@@ -484,7 +475,6 @@ impl Multiple {
         }
         slot.insert(k, &self.parents);
         slot.set_cause(k, cause);
-        self.queue_on.push(k as u16);
         false
     }
 }

@@ -87,6 +87,14 @@ impl Slot {
         self.set[k / 64] >> (k % 64) & 1 != 0
     }
 
+    /// The candidate of "off" key `k` (even) in both states: bit 0 set when `k` is in the
+    /// set, bit 1 when its opposite is (both keys sit in one word).
+    #[inline(always)]
+    pub(super) fn pair(&self, k: usize) -> u64 {
+        debug_assert!(!is_on(k));
+        self.set[k / 64] >> (k % 64) & 3
+    }
+
     #[inline(always)]
     pub(super) fn insert(&mut self, k: usize, parents: &[u16]) {
         self.set[k / 64] |= 1 << (k % 64);
