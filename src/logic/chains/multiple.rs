@@ -14,13 +14,15 @@
 //! potential). A hint's complexity is the number of distinct potentials its chains rest on.
 //!
 //! This file owns the search itself and its scratch memory; `slot` holds one search's
-//! outcome, `hints` turns searches into hints and measures their complexity, and `plus`
+//! outcome, `hints` turns searches into hints and measures their complexity, `off_chain`
+//! makes each candidate's "off" search (re-rooting a kept "on" one when it can), and `plus`
 //! supplies the removals a stalled dynamic search asks for (the "plus" rules, then nested
 //! chains).
 
 mod closure;
 mod collect;
 mod hints;
+mod off_chain;
 mod plus;
 mod slot;
 
@@ -28,7 +30,7 @@ use super::super::board::{Board, CELL_UNITS, UNIT_MASK, bit, cells_of, digits_of
 use super::super::technique::Hint;
 use super::nested::NestedHint;
 use super::unary::{Best, Unary, on_to_off};
-use super::{KEYS, cell_of, conjugate, digit_of, is_on, key};
+use super::{KEYS, cell_of, conjugate, digit_of, key};
 use crate::logic::bits::{Bits, count16};
 use crate::logic::{Budget, GradeError};
 use std::collections::HashMap;
@@ -71,8 +73,6 @@ impl Kind {
 /// Scratch memory of the multiple-chain searches, kept between calls.
 pub(crate) struct Multiple {
     slots: Vec<Slot>,
-    queue_on: Vec<u16>,
-    queue_off: Vec<u16>,
     parents: Vec<u16>,
     visit: Vec<u32>,
     visit_gen: u32,
@@ -147,8 +147,6 @@ impl Default for Multiple {
     fn default() -> Self {
         Multiple {
             slots: (0..SLOTS).map(|_| Slot::new()).collect(),
-            queue_on: Vec::new(),
-            queue_off: Vec::new(),
             parents: Vec::new(),
             visit: vec![0; KEYS],
             visit_gen: 0,
@@ -322,38 +320,34 @@ impl Multiple {
         let mut places = self.places;
         self.slots[s].reset();
         self.slots[s].insert(start, &[]);
-        self.queue_on.clear();
-        self.queue_off.clear();
+        // The slot's lists of "on" and "off" potentials, in the order found, are the queues:
+        // `ho` and `hf` the next of each to follow.
         let (mut ho, mut hf) = (0usize, 0usize);
-        if is_on(start) {
-            self.queue_on.push(start as u16);
-        } else {
-            self.queue_off.push(start as u16);
-        }
         let mut buf = [0u16; 32];
         loop {
-            if ho < self.queue_on.len() {
-                let p = self.queue_on[ho] as usize;
+            if ho < self.slots[s].on_list.len() {
+                let p = self.slots[s].on_list[ho] as usize;
                 ho += 1;
                 let n = on_to_off(&g, p, y, &mut buf);
+                let slot = &mut self.slots[s];
                 for &q in &buf[..n] {
                     let q = q as usize;
-                    let slot = &mut self.slots[s];
-                    if slot.has(conjugate(q)) {
+                    // `q` is "off": it and its opposite in one look.
+                    let pair = slot.pair(q);
+                    if pair & 2 != 0 {
                         let start = slot.pool.len() as u32;
                         slot.pool.push(p as u16);
                         slot.clash = Some((q as u16, start, 1));
                         slot.clash_with = conjugate(q) as u16;
                         return;
-                    } else if !slot.has(q) {
+                    } else if pair == 0 {
                         slot.insert(q, &[p as u16]);
-                        self.queue_off.push(q as u16);
                     }
                 }
                 continue;
             }
-            if hf < self.queue_off.len() {
-                let p = self.queue_off[hf] as usize;
+            if hf < self.slots[s].off_list.len() {
+                let p = self.slots[s].off_list[hf] as usize;
                 hf += 1;
                 if self.off_to_on_dynamic(base, &g, &places, s, p, y) {
                     return;
@@ -387,7 +381,6 @@ impl Multiple {
                             slot.nested.push(self.advanced_nested[n as usize]);
                             slot.set_nest(q as usize, idx);
                         }
-                        self.queue_off.push(q);
                         added = true;
                     }
                 }
@@ -413,65 +406,75 @@ impl Multiple {
     ) -> bool {
         let (c, d) = (cell_of(p), digit_of(p));
         debug_assert!(g.digit[d] & bit(c) != 0);
-        let mut found = [(0u16, 0u32, 0u16); 4];
-        let mut causes = [CAUSE_CELL; 4];
-        let mut n = 0;
-        self.parents.clear();
         if y && g.cell[c].two() {
             let other = (g.cell[c] & !(1 << d)).trailing_zeros() as usize;
-            let start = self.parents.len() as u32;
-            self.parents.push(p as u16);
-            for e in digits_of(base.cell[c] & !g.cell[c]) {
-                self.parents.push(key(c, e, false) as u16);
+            if self.consequence(base, g, s, p, key(c, other, true), CAUSE_CELL) {
+                return true;
             }
-            found[n] = (
-                key(c, other, true) as u16,
-                start,
-                (self.parents.len() as u32 - start) as u16,
-            );
-            n += 1;
         }
         for (t, &u) in CELL_UNITS[c].iter().enumerate() {
             // The digit's only other place in the unit: two places there, `c` one of them.
             let last = places[d][u as usize] == 2;
-            let mask = UNIT_MASK[u as usize];
             // The count tells what the cell set would, at every step the tests take.
             #[cfg(test)]
-            assert_eq!(last, (g.digit[d] & mask & !bit(c)).one());
+            assert_eq!(last, (g.digit[d] & UNIT_MASK[u as usize] & !bit(c)).one());
             if !last {
                 continue;
             }
-            let rest = g.digit[d] & mask & !bit(c);
-            let k = key(rest.trailing_zeros() as usize, d, true) as u16;
-            if found[..n].iter().any(|f| f.0 == k) {
-                continue;
+            let rest = g.digit[d] & UNIT_MASK[u as usize] & !bit(c);
+            let k = key(rest.trailing_zeros() as usize, d, true);
+            // A place found through an earlier unit is in the slot by now.
+            if self.consequence(base, g, s, p, k, t as u8) {
+                return true;
             }
-            let start = self.parents.len() as u32;
-            self.parents.push(p as u16);
+        }
+        false
+    }
+
+    /// Adds "on" potential `k`, a consequence of "off" potential `p` for the given cause
+    /// (`CAUSE_CELL` or the index of the unit in `CELL_UNITS`), to slot `s` unless it is
+    /// there; true when its opposite is there (the contradiction is kept). Its parents, `p`
+    /// and the candidates of `base` gone from `g` in its cell or unit, are only listed for
+    /// a potential that is kept.
+    #[inline(always)]
+    fn consequence(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        s: usize,
+        p: usize,
+        k: usize,
+        cause: u8,
+    ) -> bool {
+        let slot = &self.slots[s];
+        let clash = slot.has(conjugate(k));
+        if !clash && slot.has(k) {
+            return false;
+        }
+        let (c, d) = (cell_of(p), digit_of(p));
+        self.parents.clear();
+        self.parents.push(p as u16);
+        if cause == CAUSE_CELL {
+            for e in digits_of(base.cell[c] & !g.cell[c]) {
+                self.parents.push(key(c, e, false) as u16);
+            }
+        } else {
+            let mask = UNIT_MASK[CELL_UNITS[c][cause as usize] as usize];
             for x in cells_of(base.digit[d] & mask & !g.digit[d]) {
                 self.parents.push(key(x, d, false) as u16);
             }
-            found[n] = (k, start, (self.parents.len() as u32 - start) as u16);
-            causes[n] = t as u8;
-            n += 1;
         }
-        for (&(k, start, len), &cause) in found[..n].iter().zip(&causes) {
-            let k = k as usize;
-            let parents = &self.parents[start as usize..(start + len as u32) as usize];
-            let slot = &mut self.slots[s];
-            if slot.has(conjugate(k)) {
-                let pstart = slot.pool.len() as u32;
-                slot.pool.extend_from_slice(parents);
-                slot.clash = Some((k as u16, pstart, len));
-                slot.clash_with = conjugate(k) as u16;
-                slot.clash_cause = cause;
-                return true;
-            } else if !slot.has(k) {
-                slot.insert(k, parents);
-                slot.set_cause(k, cause);
-                self.queue_on.push(k as u16);
-            }
+        let slot = &mut self.slots[s];
+        if clash {
+            let start = slot.pool.len() as u32;
+            slot::push_all(&mut slot.pool, &self.parents);
+            slot.clash = Some((k as u16, start, self.parents.len() as u16));
+            slot.clash_with = conjugate(k) as u16;
+            slot.clash_cause = cause;
+            return true;
         }
+        slot.insert(k, &self.parents);
+        slot.set_cause(k, cause);
         false
     }
 }
