@@ -14,15 +14,13 @@
 //! potential). A hint's complexity is the number of distinct potentials its chains rest on.
 //!
 //! This file owns the search itself and its scratch memory; `slot` holds one search's
-//! outcome, `hints` turns searches into hints and measures their complexity, `off_chain`
-//! makes each candidate's "off" search (re-rooting a kept "on" one when it can), and `plus`
+//! outcome, `hints` turns searches into hints and measures their complexity, and `plus`
 //! supplies the removals a stalled dynamic search asks for (the "plus" rules, then nested
 //! chains).
 
 mod closure;
 mod collect;
 mod hints;
-mod off_chain;
 mod plus;
 mod slot;
 

@@ -8,7 +8,7 @@ use super::super::nested::{
     Cause, Fingerprint, NestedHint, cause_on, rule_parents, sort_and_dedup,
 };
 use super::super::unary::Best;
-use super::super::{SortKey, cell_of, digit_of, is_on, key};
+use super::super::{SortKey, cell_of, conjugate, digit_of, is_on, key};
 use super::collect::Targets;
 use super::slot::{none_common, push_all};
 use super::{Kind, Multiple, NO_NEST, OFF_SLOT, Slot};
@@ -87,7 +87,8 @@ impl Multiple {
                 });
             }
             if contradiction || double {
-                self.off_chain(b, c, v, kind, budget)?;
+                self.tick(budget)?;
+                self.chain(b, OFF_SLOT, conjugate(p_on), kind, budget);
                 if contradiction && self.slots[OFF_SLOT].clash.is_some() {
                     let cx = self.clash_complexity(OFF_SLOT, self.limit(best, 7));
                     let k = SortKey::new(base, cx, 7);

@@ -34,7 +34,7 @@ pub(super) struct Slot {
 const WORDS: usize = KEYS.div_ceil(64);
 
 /// What a search keeps of a potential it reached.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy)]
 struct Entry {
     /// Its parents: `first` alone when there is one (most potentials), else
     /// `pool[start..start + len]`.
@@ -156,53 +156,6 @@ impl Slot {
     pub(super) fn set_nest(&mut self, k: usize, nest: u16) {
         let i = self.index[k] as usize;
         self.entries[i].nest = nest;
-    }
-
-    /// Makes this slot the outcome of the dynamic search from `off`, the "off" potential of
-    /// a two-candidate cell, out of `src`, the search from `on`, the cell's other value
-    /// "on", when `off` has no consequence but `on` (see `Multiple::off_chain`).
-    ///
-    /// Both searches then reach the same potentials in the same order, with the same
-    /// parents, but for the first two: `on` starts its own search and gives `off` first,
-    /// which gives `on` back and nothing else; the search from `off` has them the other
-    /// way round. Both entries hold no pool range, so nothing else moves.
-    pub(super) fn reroot_from(&mut self, src: &Slot, on: usize, off: usize) {
-        debug_assert!(src.entries.len() >= 2 && src.index[on] == 0 && src.index[off] == 1);
-        debug_assert!(src.entries[0].len == 0 && src.entries[1].len == 1);
-        self.set = src.set;
-        self.entries.clone_from(&src.entries);
-        self.pool.clone_from(&src.pool);
-        self.on_list.clone_from(&src.on_list);
-        self.off_list.clone_from(&src.off_list);
-        self.nested.clone_from(&src.nested);
-        self.clash = src.clash;
-        self.clash_with = src.clash_with;
-        self.clash_cause = src.clash_cause;
-        for &k in src.on_list.iter().chain(&src.off_list) {
-            self.index[k as usize] = src.index[k as usize];
-        }
-        self.index[off] = 0;
-        self.index[on] = 1;
-        self.entries[1].first = off as u16;
-    }
-
-    /// Whether two slots hold the same outcome: the same potentials, found in the same
-    /// order, with the same parents, causes and nested chains, and the same contradiction.
-    #[cfg(test)]
-    pub(super) fn same_outcome(&self, other: &Slot) -> bool {
-        let keys = self.on_list.iter().chain(&self.off_list);
-        self.set == other.set
-            && self.entries == other.entries
-            && self.pool == other.pool
-            && self.on_list == other.on_list
-            && self.off_list == other.off_list
-            && self.nested == other.nested
-            && self.clash == other.clash
-            && (self.clash.is_none()
-                || (self.clash_with == other.clash_with && self.clash_cause == other.clash_cause))
-            && keys
-                .into_iter()
-                .all(|&k| self.index[k as usize] == other.index[k as usize])
     }
 }
 
