@@ -372,17 +372,7 @@ fn rungs_kept_across_steps_find_what_a_fresh_search_finds() {
     // no change since can have made new, and aligned triplets skip cells known to remove
     // nothing. At every step of these puzzles (ER 5.5 to 9.9, where these rungs are reached
     // often) they must find exactly what a search from scratch finds.
-    let text = include_str!("../../tests/data/logic/serate_sample.csv");
-    let puzzles: Vec<Grid> = text
-        .lines()
-        .skip(1)
-        .filter_map(|line| {
-            let f: Vec<&str> = line.split(',').collect();
-            let er: f64 = f[1].parse().unwrap();
-            (5.5..10.0).contains(&er).then(|| f[0].parse().unwrap())
-        })
-        .step_by(2)
-        .collect();
+    let puzzles = sample_rated(5.5..10.0);
     assert!(puzzles.len() >= 20, "{}", puzzles.len());
     let mut grader = Grader::new();
     let mut memo = memo::Memo::default();
@@ -467,7 +457,22 @@ fn kept_singles_find_what_a_fresh_search_finds() {
 }
 
 /// Makes `step` on `b` and tells `memo` what it changed.
-fn apply(memo: &mut memo::Memo, b: &mut Board, step: &Step) {
+/// Every second puzzle of the serate sample whose ER lies in `er`.
+pub(crate) fn sample_rated(er: std::ops::Range<f64>) -> Vec<Grid> {
+    let text = include_str!("../../tests/data/logic/serate_sample.csv");
+    text.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            er.contains(&f[1].parse().unwrap())
+                .then(|| f[0].parse().unwrap())
+        })
+        .step_by(2)
+        .collect()
+}
+
+/// Makes `step` on `b`, and tells `memo` what changed.
+pub(crate) fn apply(memo: &mut memo::Memo, b: &mut Board, step: &Step) {
     let before = *b;
     for &(c, d) in &step.eliminations {
         b.remove(c as usize, d as usize - 1);

@@ -445,8 +445,8 @@ fn type4(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
     use crate::logic::memo::Memo;
+    use crate::logic::tests::{apply, sample_rated};
     use crate::logic::{Budget, Grader};
 
     #[test]
@@ -455,14 +455,7 @@ mod tests {
         // search walking only from cells in their pair's loop core, and taking the loops of
         // walks whose cells have not changed as they were, finds what walking from every
         // bivalue cell finds.
-        let text = include_str!("../../tests/data/logic/serate_sample.csv");
-        let puzzles: Vec<Grid> = text
-            .lines()
-            .skip(1)
-            .filter(|line| line.split(',').nth(1).unwrap().parse::<f64>().unwrap() >= 4.5)
-            .step_by(2)
-            .map(|line| line.split(',').next().unwrap().parse().unwrap())
-            .collect();
+        let puzzles = sample_rated(4.5..20.0);
         let mut grader = Grader::new();
         let mut memo = Memo::default();
         let (mut kept, mut full) = (LoopScratch::default(), LoopScratch::default());
@@ -477,14 +470,7 @@ mod tests {
                 assert_eq!(format!("{got:?}"), format!("{want:?}"), "{p}");
                 found += usize::from(want.is_some());
                 checked += 1;
-                let before = b;
-                for &(c, d) in &step.eliminations {
-                    b.remove(c as usize, d as usize - 1);
-                }
-                for &(c, d) in &step.placements {
-                    b.place(c as usize, d as usize - 1);
-                }
-                memo.changed(&before, &b);
+                apply(&mut memo, &mut b, step);
             }
         }
         assert!(
