@@ -374,45 +374,31 @@ fn rungs_kept_across_steps_find_what_a_fresh_search_finds() {
     // often) they must find exactly what a search from scratch finds.
     let puzzles = sample_rated(5.5..10.0);
     assert!(puzzles.len() >= 20, "{}", puzzles.len());
-    let mut grader = Grader::new();
-    let mut memo = memo::Memo::default();
     let mut wings_memo = wings::AlsMemo::default();
     let (mut triples, mut fresh_triples) = Default::default();
     let mut pairs = Default::default();
     let mut list = Vec::new();
-    let (mut checked, mut found) = (0, 0);
-    for p in &puzzles {
-        let steps = grader.steps(p, &Budget::default()).unwrap();
-        let mut b = Board::from_values(p.cells()).unwrap();
-        memo.start();
-        for step in &steps {
-            let clock = memo.clock();
-            for n in 3..=6 {
-                let kept = wings::als_wing(&b, n, &mut wings_memo, clock, memo.cell_changed());
-                let fresh = wings::als_wing(&b, n, &mut Default::default(), clock, &[clock; 81]);
-                assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p} size {n}");
-                found += usize::from(fresh.is_some());
-            }
-            let changed = memo.cell_changed();
-            let kept = exclusion::aligned_pair(&b, &mut list, &mut pairs, clock, changed);
-            let fresh = exclusion::aligned_pair(
-                &b,
-                &mut list,
-                &mut Default::default(),
-                clock,
-                &[clock; 81],
-            );
-            assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p} pair");
+    let mut found = 0;
+    let checked = each_step(&puzzles, |p, b, memo| {
+        let clock = memo.clock();
+        for n in 3..=6 {
+            let kept = wings::als_wing(b, n, &mut wings_memo, clock, memo.cell_changed());
+            let fresh = wings::als_wing(b, n, &mut Default::default(), clock, &[clock; 81]);
+            assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p} size {n}");
             found += usize::from(fresh.is_some());
-            let kept = exclusion::aligned_triplet(&b, &mut list, &mut triples, clock, changed);
-            let fresh =
-                exclusion::aligned_triplet(&b, &mut list, &mut fresh_triples, clock, &[clock; 81]);
-            assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p} triplet");
-            found += usize::from(fresh.is_some());
-            checked += 1;
-            apply(&mut memo, &mut b, step);
         }
-    }
+        let changed = memo.cell_changed();
+        let kept = exclusion::aligned_pair(b, &mut list, &mut pairs, clock, changed);
+        let fresh =
+            exclusion::aligned_pair(b, &mut list, &mut Default::default(), clock, &[clock; 81]);
+        assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p} pair");
+        found += usize::from(fresh.is_some());
+        let kept = exclusion::aligned_triplet(b, &mut list, &mut triples, clock, changed);
+        let fresh =
+            exclusion::aligned_triplet(b, &mut list, &mut fresh_triples, clock, &[clock; 81]);
+        assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{p} triplet");
+        found += usize::from(fresh.is_some());
+    });
     assert!(
         checked > 500 && found > 20,
         "{checked} steps, {found} found"
@@ -456,7 +442,6 @@ fn kept_singles_find_what_a_fresh_search_finds() {
     );
 }
 
-/// Makes `step` on `b` and tells `memo` what it changed.
 /// Every second puzzle of the serate sample whose ER lies in `er`.
 pub(crate) fn sample_rated(er: std::ops::Range<f64>) -> Vec<Grid> {
     let text = include_str!("../../tests/data/logic/serate_sample.csv");
@@ -469,6 +454,28 @@ pub(crate) fn sample_rated(er: std::ops::Range<f64>) -> Vec<Grid> {
         })
         .step_by(2)
         .collect()
+}
+
+/// Grades each of `puzzles` and calls `visit` with the puzzle, the grid before each of its
+/// steps and a memo told of every change so far; returns how many steps were visited.
+pub(crate) fn each_step(
+    puzzles: &[Grid],
+    mut visit: impl FnMut(&Grid, &Board, &memo::Memo),
+) -> usize {
+    let mut grader = Grader::new();
+    let mut memo = memo::Memo::default();
+    let mut visited = 0;
+    for p in puzzles {
+        let steps = grader.steps(p, &Budget::default()).unwrap();
+        let mut b = Board::from_values(p.cells()).unwrap();
+        memo.start();
+        for step in &steps {
+            visit(p, &b, &memo);
+            visited += 1;
+            apply(&mut memo, &mut b, step);
+        }
+    }
+    visited
 }
 
 /// Makes `step` on `b`, and tells `memo` what changed.

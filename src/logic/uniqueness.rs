@@ -445,9 +445,7 @@ fn type4(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::memo::Memo;
-    use crate::logic::tests::{apply, sample_rated};
-    use crate::logic::{Budget, Grader};
+    use crate::logic::tests::{each_step, sample_rated};
 
     #[test]
     fn walks_skipped_or_kept_find_what_walks_from_every_cell_find() {
@@ -456,23 +454,14 @@ mod tests {
         // walks whose cells have not changed as they were, finds what walking from every
         // bivalue cell finds.
         let puzzles = sample_rated(4.5..20.0);
-        let mut grader = Grader::new();
-        let mut memo = Memo::default();
         let (mut kept, mut full) = (LoopScratch::default(), LoopScratch::default());
-        let (mut checked, mut found) = (0, 0);
-        for p in &puzzles {
-            let steps = grader.steps(p, &Budget::default()).unwrap();
-            let mut b = Board::from_values(p.cells()).unwrap();
-            memo.start();
-            for step in &steps {
-                let want = unique_loops_from(&b, &mut full, None);
-                let got = unique_loops(&b, &mut kept, memo.clock(), memo.cell_changed());
-                assert_eq!(format!("{got:?}"), format!("{want:?}"), "{p}");
-                found += usize::from(want.is_some());
-                checked += 1;
-                apply(&mut memo, &mut b, step);
-            }
-        }
+        let mut found = 0;
+        let checked = each_step(&puzzles, |p, b, memo| {
+            let want = unique_loops_from(b, &mut full, None);
+            let got = unique_loops(b, &mut kept, memo.clock(), memo.cell_changed());
+            assert_eq!(format!("{got:?}"), format!("{want:?}"), "{p}");
+            found += usize::from(want.is_some());
+        });
         assert!(
             checked > 2000 && found > 20,
             "{checked} steps, {found} found"
